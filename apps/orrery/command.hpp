@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+// A subcommand of the orrery CLI: it registers its options on a CLI11 subcommand and runs when
+// that subcommand was given. Exit status: 0 done, 2 input refused, 1 run failed.
+#pragma once
+
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+namespace orrery::cli {
+
+class Command {
+ public:
+  virtual ~Command() = default;
+  virtual CLI::App& app() = 0;
+  virtual int run() = 0;
+};
+
+std::unique_ptr<Command> make_map_command(CLI::App& parent);
+
+}  // namespace orrery::cli

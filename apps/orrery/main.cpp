@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// The orrery command-line program: one subcommand per job.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "orrery/core/error.hpp"
+#include "orrery/core/version.hpp"
+
+int main(int argc, char** argv) {
+  using namespace orrery;
+  CLI::App app{"orrery: gravitational and Hamiltonian dynamics at GPU speed", "orrery"};
+  app.set_version_flag("--version", fmt::format("orrery {} ({})", version(), git_hash()));
+  app.require_subcommand(1);
+  std::vector<std::unique_ptr<cli::Command>> commands;
+  commands.push_back(cli::make_map_command(app));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "orrery: %s (see orrery --help)\n", e.what());
+    return 2;
+  }
+
+  for (auto& command : commands) {
+    if (!command->app().parsed()) continue;
+    const std::string name = command->app().get_name();
+    try {
+      return command->run();
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "orrery %s: %s\n", name.c_str(), e.what());
+      return 2;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "orrery %s: error: %s\n", name.c_str(), e.what());
+      return 1;
+    }
+  }
+  return 2;
+}

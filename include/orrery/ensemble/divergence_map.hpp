@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// Computing a divergence map (or chosen pixels of one) on a backend.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "orrery/core/backend.hpp"
+#include "orrery/core/precision.hpp"
+#include "orrery/ensemble/divergence_map_params.hpp"
+
+namespace orrery {
+
+struct MapProgress {
+  std::int64_t pixels_done = 0;
+  std::int64_t pixels_total = 0;
+  std::int64_t pixel_steps = 0;  // steps integrated so far, summed over finished pixels
+  double seconds = 0;
+};
+
+struct MapRunOptions {
+  Backend backend = Backend::automatic;
+  Precision precision = Precision::fp64;
+  int threads = 0;         // CPU threads; 0 takes every core OpenMP offers
+  std::string cpu_kernel;  // "" takes the widest the CPU runs; else a name of cpu_kernel_names()
+  // Called from one thread, a few times a second, and once at the end.
+  std::function<void(const MapProgress&)> progress;
+};
+
+struct MapRunInfo {
+  std::string backend;  // the backend that ran ("cpu", "cuda")
+  std::string kernel;   // the CPU kernel ("avx512", "avx2", "generic") or the device name
+  int threads = 0;
+  double wall_seconds = 0;
+};
+
+struct DivergenceCounts {
+  std::vector<std::int32_t> counts;     // steps until the twins separate, or `steps`
+  std::vector<std::uint8_t> nonfinite;  // 1 where the integration produced a non-finite position
+  std::int64_t pixel_steps = 0;         // Σ counts: the steps actually integrated
+  std::int64_t nonfinite_pixels = 0;
+  MapRunInfo info;
+};
+
+// The whole grid; counts are row-major, row k holding y_k (the smallest y first).
+struct DivergenceMap : DivergenceCounts {
+  std::int32_t width = 0, height = 0;
+  std::int32_t at(std::int32_t j, std::int32_t k) const {
+    return counts[static_cast<std::size_t>(k) * width + j];
+  }
+};
+
+using PixelIndex = std::array<std::int32_t, 2>;  // (column j, row k)
+
+// Both validate the parameters (throwing ParameterError) before any work starts.
+DivergenceMap compute_divergence_map(const DivergenceMapParams& params,
+                                     const MapRunOptions& options = {});
+// Chosen pixels of the grid that `params` defines, in the order given.
+DivergenceCounts compute_divergence_pixels(const DivergenceMapParams& params,
+                                           std::span<const PixelIndex> pixels,
+                                           const MapRunOptions& options = {});
+
+// The CPU kernels this build has, widest first, and those this machine runs.
+std::vector<std::string> cpu_kernel_names();
+std::vector<std::string> supported_cpu_kernel_names();
+
+}  // namespace orrery

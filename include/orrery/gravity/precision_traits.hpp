@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// What each precision mode means for a small-system right-hand side: the type of the state and
+// the pair-factor policy.
+#pragma once
+
+#include "orrery/core/precision.hpp"
+#include "orrery/gravity/inverse_cube.hpp"
+
+namespace orrery {
+
+template <Precision P>
+struct PrecisionTraits;
+
+template <>
+struct PrecisionTraits<Precision::fp64> {
+  using Real = double;
+  using InverseCube = InverseCubeExact;
+};
+template <>
+struct PrecisionTraits<Precision::fp32> {
+  using Real = float;
+  using InverseCube = InverseCubeExact;
+};
+template <>
+struct PrecisionTraits<Precision::mixed> {
+  using Real = double;
+  using InverseCube = InverseCubeIn<float>;
+};
+
+}  // namespace orrery

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// A divergence map in HDF5: dataset `counts` (int32, [height][width]), dataset `nonfinite`
+// (uint8, 1 where the integration produced a non-finite position), and as root attributes every
+// parameter (named as the command-line flags), the precision, backend, kernel, threads, wall
+// time, pixel-steps, and the orrery version and git commit.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "orrery/core/precision.hpp"
+#include "orrery/ensemble/divergence_map.hpp"
+
+namespace orrery {
+
+// Written atomically.
+void write_divergence_map_file(const std::filesystem::path& path,
+                               const DivergenceMapParams& params, Precision precision,
+                               const DivergenceMap& map);
+
+struct StoredDivergenceMap {
+  DivergenceMapParams params;
+  Precision precision = Precision::fp64;
+  DivergenceMap map;
+  std::string orrery_version, git_hash;
+};
+
+StoredDivergenceMap read_divergence_map_file(const std::filesystem::path& path);
+
+}  // namespace orrery

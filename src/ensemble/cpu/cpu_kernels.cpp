@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+// The instruction-set variants this build compiled (CMake defines ORRERY_HAVE_KERNEL_<name>),
+// each with the run-time test that the CPU can execute it.
+#include "twin_task_source.hpp"
+
+namespace orrery::cpu {
+
+#define ORRERY_DECLARE_KERNEL(name) \
+  namespace name {                  \
+  void run_twin_lanes(const DivergenceSetup&, Precision, TwinTaskSource&); \
+  }
+#if defined(ORRERY_HAVE_KERNEL_avx512)
+ORRERY_DECLARE_KERNEL(avx512)
+#endif
+#if defined(ORRERY_HAVE_KERNEL_avx2)
+ORRERY_DECLARE_KERNEL(avx2)
+#endif
+ORRERY_DECLARE_KERNEL(generic)
+#undef ORRERY_DECLARE_KERNEL
+
+namespace {
+#if defined(ORRERY_HAVE_KERNEL_avx512)
+bool has_avx512() { return __builtin_cpu_supports("x86-64-v4"); }
+#endif
+#if defined(ORRERY_HAVE_KERNEL_avx2)
+bool has_avx2() { return __builtin_cpu_supports("x86-64-v3"); }
+#endif
+bool always() { return true; }
+
+constexpr CpuKernel kKernels[] = {
+#if defined(ORRERY_HAVE_KERNEL_avx512)
+    {"avx512", has_avx512, avx512::run_twin_lanes},
+#endif
+#if defined(ORRERY_HAVE_KERNEL_avx2)
+    {"avx2", has_avx2, avx2::run_twin_lanes},
+#endif
+    {"generic", always, generic::run_twin_lanes},
+};
+}  // namespace
+
+std::span<const CpuKernel> cpu_kernels() { return kKernels; }
+
+}  // namespace orrery::cpu

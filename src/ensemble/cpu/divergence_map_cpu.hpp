@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <span>
+
+#include "orrery/ensemble/divergence_map.hpp"
+#include "orrery/ensemble/divergence_setup.hpp"
+
+namespace orrery::cpu {
+
+// All cores (or options.threads) over the grid or the listed pixels; fills counts, nonfinite,
+// pixel_steps and info.
+DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
+                                    std::span<const PixelIndex> pixels,
+                                    const MapRunOptions& options);
+
+}  // namespace orrery::cpu

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// What the CPU divergence kernels work from: tiles of task indices handed out to threads on
+// demand (a thread whose pixels diverge early simply takes more tiles), the pixel of each task,
+// and where its count goes. The kernels are compiled once per instruction set; they call only
+// the out-of-line members here, so no inline code compiled for AVX-512 can leak into code that
+// runs on a CPU without it.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <span>
+
+#include "orrery/core/precision.hpp"
+#include "orrery/ensemble/divergence_map.hpp"
+#include "orrery/ensemble/divergence_setup.hpp"
+
+namespace orrery::cpu {
+
+struct Tile {
+  std::int64_t begin = 0, end = 0;
+};
+
+class TwinTaskSource {
+ public:
+  // Tasks are the grid's pixels in row-major order, or the given pixels in order.
+  TwinTaskSource(const DivergenceSetup& setup, std::span<const PixelIndex> pixels,
+                 std::int32_t* counts, std::uint8_t* nonfinite,
+                 const std::function<void(const MapProgress&)>* progress);
+
+  // Reports the pixels a thread finished since its last call and gives it the next tile.
+  // Returns false when every tile is handed out.
+  bool next_tile(Tile& tile, std::int64_t& finished_pixels, std::int64_t& finished_steps);
+  // Adds a thread's finished pixels and steps to the totals and zeroes its counters.
+  void hand_in(std::int64_t& finished_pixels, std::int64_t& finished_steps);
+  void pixel_of(std::int64_t task, std::int64_t& j, std::int64_t& k) const;
+
+  std::int64_t tasks() const { return tasks_; }
+  MapProgress progress() const;
+  void report_progress();
+
+  std::int32_t* const counts;
+  std::uint8_t* const nonfinite;
+
+ private:
+  const DivergenceSetup& setup_;
+  std::span<const PixelIndex> pixels_;
+  std::int64_t tasks_;
+  std::int64_t tile_size_ = 16;
+  std::atomic<std::int64_t> next_{0};
+  std::atomic<std::int64_t> pixels_done_{0};
+  std::atomic<std::int64_t> pixel_steps_{0};
+  const std::function<void(const MapProgress&)>* progress_;
+  std::chrono::steady_clock::time_point start_, last_report_;
+};
+
+// One instruction-set variant of the lane kernel. `run` is called by every worker thread and
+// returns when the source is exhausted.
+struct CpuKernel {
+  const char* name;
+  bool (*supported)();
+  void (*run)(const DivergenceSetup&, Precision, TwinTaskSource&);
+};
+
+std::span<const CpuKernel> cpu_kernels();  // widest first
+
+}  // namespace orrery::cpu

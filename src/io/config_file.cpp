@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#include "orrery/io/config_file.hpp"
+
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <toml++/toml.h>
+
+#include "orrery/core/error.hpp"
+
+namespace orrery {
+
+namespace {
+
+std::string show(const toml::node& node) {
+  std::ostringstream os;
+  node.visit([&](const auto& n) { os << n; });
+  return os.str();
+}
+
+bool append_numbers(const toml::node& node, std::vector<double>& out) {
+  if (const auto* arr = node.as_array()) {
+    for (const auto& el : *arr)
+      if (!append_numbers(el, out)) return false;
+    return true;
+  }
+  if (auto i = node.value_exact<std::int64_t>()) {
+    out.push_back(static_cast<double>(*i));
+    return true;
+  }
+  if (auto d = node.value_exact<double>()) {
+    out.push_back(*d);
+    return true;
+  }
+  return false;
+}
+
+// The node as the kind of value the parameter takes, or nullopt for a node of another type.
+std::optional<ParamValue> to_value(const ParamSpec& spec, const toml::node& node) {
+  switch (spec.kind) {
+    case ParamKind::Integer:
+      if (auto i = node.value_exact<std::int64_t>()) return ParamValue{*i};
+      return std::nullopt;
+    case ParamKind::Real:
+      if (auto i = node.value_exact<std::int64_t>()) return ParamValue{static_cast<double>(*i)};
+      if (auto d = node.value_exact<double>()) return ParamValue{*d};
+      return std::nullopt;
+    case ParamKind::Reals: {
+      std::vector<double> xs;
+      if (!node.is_array() || !append_numbers(node, xs)) return std::nullopt;
+      return ParamValue{std::move(xs)};
+    }
+    case ParamKind::Choice:
+    case ParamKind::Text:
+      if (auto s = node.value_exact<std::string>()) return ParamValue{*s};
+      return std::nullopt;
+    case ParamKind::Flag:
+      if (auto b = node.value_exact<bool>()) return ParamValue{*b};
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+const char* toml_words(const ParamSpec& spec) {
+  switch (spec.kind) {
+    case ParamKind::Integer: return "an integer";
+    case ParamKind::Real: return "a number";
+    case ParamKind::Reals: return "an array of numbers";
+    case ParamKind::Choice:
+    case ParamKind::Text: return "a string";
+    case ParamKind::Flag: return "true or false";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<ConfigEntry> read_config_file(const std::filesystem::path& path,
+                                          std::span<const ParamSpec* const> specs) {
+  const std::string file = path.string();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw ParameterError("--config", file, "an existing, readable TOML file");
+  toml::table table;
+  try {
+    table = toml::parse_file(file);
+  } catch (const toml::parse_error& err) {
+    throw InputError(fmt::format("--config: {}:{}:{}: not valid TOML: {}", file,
+                                 err.source().begin.line, err.source().begin.column,
+                                 err.description()));
+  }
+  std::vector<ConfigEntry> entries;
+  for (const auto& [key, node] : table) {
+    const std::string name(key.str());
+    const std::string where = fmt::format("{}:{} key '{}'", file, node.source().begin.line, name);
+    const ParamSpec* spec = nullptr;
+    for (const ParamSpec* s : specs)
+      if (s->name == name) spec = s;
+    if (!spec) {
+      std::vector<std::string> known;
+      for (const ParamSpec* s : specs) known.push_back(s->name);
+      throw ParameterError(fmt::format("{}:{}", file, node.source().begin.line),
+                           fmt::format("key '{}'", name),
+                           fmt::format("one of the keys {}", fmt::join(known, ", ")));
+    }
+    auto value = to_value(*spec, node);
+    if (!value) throw ParameterError(where, show(node), toml_words(*spec));
+    entries.push_back({spec, std::move(*value), where});
+  }
+  return entries;
+}
+
+}  // namespace orrery

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#include "orrery/io/divergence_map_file.hpp"
+
+#include <fmt/format.h>
+
+#include "orrery/core/error.hpp"
+#include "orrery/core/version.hpp"
+#include "orrery/io/atomic_file.hpp"
+#include "orrery/io/hdf5_file.hpp"
+#include "orrery/io/param_attributes.hpp"
+
+namespace orrery {
+
+namespace {
+const std::string kFormat = "orrery divergence map";
+}
+
+void write_divergence_map_file(const std::filesystem::path& path,
+                               const DivergenceMapParams& params, Precision precision,
+                               const DivergenceMap& map) {
+  AtomicOutput out(path);
+  {
+    h5::Handle file = h5::create_file(out.temporary().string());
+    const hsize_t dims[2] = {static_cast<hsize_t>(map.height), static_cast<hsize_t>(map.width)};
+    h5::write_dataset<std::int32_t>(file.id(), "counts", map.counts, dims);
+    h5::write_dataset<std::uint8_t>(file.id(), "nonfinite", map.nonfinite, dims);
+
+    write_param_attributes(file.id(), divergence_map_fields(), params);
+    h5::write_attribute(file.id(), "format", kFormat);
+    h5::write_attribute(file.id(), "precision", to_string(precision));
+    h5::write_attribute(file.id(), "backend", map.info.backend);
+    h5::write_attribute(file.id(), "kernel", map.info.kernel);
+    h5::write_attribute(file.id(), "threads", std::int64_t{map.info.threads});
+    h5::write_attribute(file.id(), "wall_time_s", map.info.wall_seconds);
+    h5::write_attribute(file.id(), "pixel_steps", map.pixel_steps);
+    h5::write_attribute(file.id(), "nonfinite_pixels", map.nonfinite_pixels);
+    h5::write_attribute(file.id(), "orrery_version", version());
+    h5::write_attribute(file.id(), "git_hash", git_hash());
+  }
+  out.commit();
+}
+
+StoredDivergenceMap read_divergence_map_file(const std::filesystem::path& path) {
+  h5::Handle file = h5::open_file(path.string());
+  if (!h5::has_attribute(file.id(), "format") ||
+      h5::read_attribute(file.id(), "format").text != kFormat)
+    throw InputError(fmt::format("'{}' is not an orrery divergence map", path.string()));
+  StoredDivergenceMap s;
+  s.params = read_param_attributes(file.id(), divergence_map_fields());
+  const std::string precision = h5::read_attribute(file.id(), "precision").text;
+  for (std::size_t i = 0; i < precision_names().size(); ++i)
+    if (precision_names()[i] == precision) s.precision = static_cast<Precision>(i);
+  std::vector<hsize_t> dims;
+  s.map.counts = h5::read_dataset<std::int32_t>(file.id(), "counts", &dims);
+  s.map.nonfinite = h5::read_dataset<std::uint8_t>(file.id(), "nonfinite");
+  if (dims.size() != 2 || dims[0] != static_cast<hsize_t>(s.params.height) ||
+      dims[1] != static_cast<hsize_t>(s.params.width))
+    throw InputError(fmt::format("'{}': counts do not have the shape [height][width]",
+                                 path.string()));
+  s.map.width = s.params.width;
+  s.map.height = s.params.height;
+  s.map.pixel_steps = h5::read_attribute(file.id(), "pixel_steps").integer;
+  s.map.nonfinite_pixels = h5::read_attribute(file.id(), "nonfinite_pixels").integer;
+  s.map.info.backend = h5::read_attribute(file.id(), "backend").text;
+  s.map.info.kernel = h5::read_attribute(file.id(), "kernel").text;
+  s.map.info.threads = static_cast<int>(h5::read_attribute(file.id(), "threads").integer);
+  s.map.info.wall_seconds = h5::read_attribute(file.id(), "wall_time_s").reals.at(0);
+  s.orrery_version = h5::read_attribute(file.id(), "orrery_version").text;
+  s.git_hash = h5::read_attribute(file.id(), "git_hash").text;
+  return s;
+}
+
+}  // namespace orrery

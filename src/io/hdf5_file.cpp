@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+#include "orrery/io/hdf5_file.hpp"
+
+#include <algorithm>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "orrery/core/error.hpp"
+
+namespace orrery::h5 {
+
+namespace {
+
+// HDF5 prints its error stack by default; orrery reports errors itself.
+void silence_hdf5() {
+  static std::once_flag once;
+  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+}
+
+std::string object_name(hid_t id) {
+  char buf[512] = {0};
+  char file[512] = {0};
+  H5Iget_name(id, buf, sizeof buf);
+  H5Fget_name(id, file, sizeof file);
+  return fmt::format("{}:{}", file, buf);
+}
+
+[[noreturn]] void fail(const std::string& what) { throw RunError("HDF5: " + what); }
+
+template <class T>
+hid_t native_type();
+template <>
+hid_t native_type<std::int32_t>() { return H5T_NATIVE_INT32; }
+template <>
+hid_t native_type<std::int64_t>() { return H5T_NATIVE_INT64; }
+template <>
+hid_t native_type<std::uint8_t>() { return H5T_NATIVE_UINT8; }
+template <>
+hid_t native_type<std::uint64_t>() { return H5T_NATIVE_UINT64; }
+template <>
+hid_t native_type<double>() { return H5T_NATIVE_DOUBLE; }
+template <>
+hid_t native_type<float>() { return H5T_NATIVE_FLOAT; }
+
+Handle scalar_space() { return Handle(H5Screate(H5S_SCALAR), H5Sclose); }
+Handle simple_space(std::span<const hsize_t> dims) {
+  return Handle(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+}
+
+void put_attribute(hid_t object, const std::string& name, hid_t type, hid_t space,
+                   const void* data) {
+  if (H5Aexists(object, name.c_str()) > 0) H5Adelete(object, name.c_str());
+  Handle a(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!a || H5Awrite(a.id(), type, data) < 0)
+    fail(fmt::format("cannot write attribute '{}' of {}", name, object_name(object)));
+}
+
+}  // namespace
+
+Handle& Handle::operator=(Handle&& o) noexcept {
+  if (this != &o) {
+    if (id_ >= 0 && close_) close_(id_);
+    id_ = o.id_;
+    close_ = o.close_;
+    o.id_ = H5I_INVALID_HID;
+  }
+  return *this;
+}
+
+Handle::~Handle() {
+  if (id_ >= 0 && close_) close_(id_);
+}
+
+Handle create_file(const std::string& path) {
+  silence_hdf5();
+  Handle f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  if (!f) fail(fmt::format("cannot create '{}'", path));
+  return f;
+}
+
+Handle open_file(const std::string& path) {
+  silence_hdf5();
+  if (H5Fis_hdf5(path.c_str()) <= 0)
+    throw InputError(fmt::format("'{}' is not a readable HDF5 file", path));
+  Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!f) throw InputError(fmt::format("cannot open HDF5 file '{}'", path));
+  return f;
+}
+
+Handle create_group(hid_t parent, const std::string& name) {
+  Handle g(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  if (!g) fail(fmt::format("cannot create group '{}' in {}", name, object_name(parent)));
+  return g;
+}
+
+Handle open_group(hid_t parent, const std::string& name) {
+  Handle g(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), H5Gclose);
+  if (!g) throw InputError(fmt::format("{} has no group '{}'", object_name(parent), name));
+  return g;
+}
+
+bool exists(hid_t parent, const std::string& name) {
+  return H5Lexists(parent, name.c_str(), H5P_DEFAULT) > 0;
+}
+
+std::vector<std::string> child_names(hid_t group) {
+  std::vector<std::string> names;
+  H5Literate(
+      group, H5_INDEX_NAME, H5_ITER_INC, nullptr,
+      [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+        static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+        return 0;
+      },
+      &names);
+  return names;
+}
+
+template <class T>
+void write_dataset(hid_t parent, const std::string& name, std::span<const T> data,
+                   std::span<const hsize_t> dims) {
+  hsize_t n = 1;
+  for (auto d : dims) n *= d;
+  if (n != data.size()) fail(fmt::format("dataset '{}': {} values for shape of {}", name,
+                                         data.size(), n));
+  Handle space = simple_space(dims);
+  Handle d(H5Dcreate2(parent, name.c_str(), native_type<T>(), space.id(), H5P_DEFAULT,
+                      H5P_DEFAULT, H5P_DEFAULT),
+           H5Dclose);
+  if (!d || H5Dwrite(d.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
+    fail(fmt::format("cannot write dataset '{}' in {}", name, object_name(parent)));
+}
+
+template <class T>
+std::vector<T> read_dataset(hid_t parent, const std::string& name, std::vector<hsize_t>* dims) {
+  Handle d(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!d) throw InputError(fmt::format("{} has no dataset '{}'", object_name(parent), name));
+  Handle space(H5Dget_space(d.id()), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(space.id());
+  std::vector<hsize_t> shape(static_cast<std::size_t>(std::max(rank, 0)));
+  H5Sget_simple_extent_dims(space.id(), shape.data(), nullptr);
+  hsize_t n = 1;
+  for (auto s : shape) n *= s;
+  std::vector<T> out(n);
+  if (n > 0 &&
+      H5Dread(d.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
+    throw InputError(fmt::format("cannot read dataset '{}' of {}", name, object_name(parent)));
+  if (dims) *dims = shape;
+  return out;
+}
+
+#define ORRERY_H5_DATASET(T)                                                              \
+  template void write_dataset<T>(hid_t, const std::string&, std::span<const T>,           \
+                                 std::span<const hsize_t>);                               \
+  template std::vector<T> read_dataset<T>(hid_t, const std::string&, std::vector<hsize_t>*);
+ORRERY_H5_DATASET(std::int32_t)
+ORRERY_H5_DATASET(std::int64_t)
+ORRERY_H5_DATASET(std::uint8_t)
+ORRERY_H5_DATASET(std::uint64_t)
+ORRERY_H5_DATASET(double)
+ORRERY_H5_DATASET(float)
+#undef ORRERY_H5_DATASET
+
+void write_attribute(hid_t object, const std::string& name, std::int64_t value) {
+  put_attribute(object, name, H5T_NATIVE_INT64, scalar_space().id(), &value);
+}
+
+void write_attribute(hid_t object, const std::string& name, double value) {
+  put_attribute(object, name, H5T_NATIVE_DOUBLE, scalar_space().id(), &value);
+}
+
+void write_attribute(hid_t object, const std::string& name, std::span<const double> values) {
+  const hsize_t n = values.size();
+  put_attribute(object, name, H5T_NATIVE_DOUBLE, simple_space({&n, 1}).id(), values.data());
+}
+
+void write_attribute(hid_t object, const std::string& name, const std::string& value) {
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type.id(), std::max<std::size_t>(value.size(), 1));
+  H5Tset_cset(type.id(), H5T_CSET_UTF8);
+  put_attribute(object, name, type.id(), scalar_space().id(), value.data());
+}
+
+bool has_attribute(hid_t object, const std::string& name) {
+  return H5Aexists(object, name.c_str()) > 0;
+}
+
+Attribute read_attribute(hid_t object, const std::string& name) {
+  Handle a(H5Aopen(object, name.c_str(), H5P_DEFAULT), H5Aclose);
+  if (!a) throw InputError(fmt::format("{} has no attribute '{}'", object_name(object), name));
+  Handle type(H5Aget_type(a.id()), H5Tclose);
+  Handle space(H5Aget_space(a.id()), H5Sclose);
+  const hssize_t n = H5Sget_simple_extent_npoints(space.id());
+  Attribute out{};
+  switch (H5Tget_class(type.id())) {
+    case H5T_INTEGER:
+      out.type = Attribute::Type::Integer;
+      if (n != 1) break;
+      H5Aread(a.id(), H5T_NATIVE_INT64, &out.integer);
+      return out;
+    case H5T_FLOAT:
+      out.reals.resize(static_cast<std::size_t>(n));
+      out.type = H5Sget_simple_extent_type(space.id()) == H5S_SCALAR ? Attribute::Type::Real
+                                                                    : Attribute::Type::Reals;
+      H5Aread(a.id(), H5T_NATIVE_DOUBLE, out.reals.data());
+      return out;
+    case H5T_STRING: {
+      out.type = Attribute::Type::Text;
+      if (H5Tis_variable_str(type.id()) > 0) break;
+      out.text.resize(H5Tget_size(type.id()));
+      H5Aread(a.id(), type.id(), out.text.data());
+      out.text.erase(std::find(out.text.begin(), out.text.end(), '\0'), out.text.end());
+      return out;
+    }
+    default: break;
+  }
+  throw InputError(fmt::format("attribute '{}' of {} has a type orrery does not read", name,
+                               object_name(object)));
+}
+
+std::vector<std::string> attribute_names(hid_t object) {
+  std::vector<std::string> names;
+  H5Aiterate2(
+      object, H5_INDEX_NAME, H5_ITER_INC, nullptr,
+      [](hid_t, const char* name, const H5A_info_t*, void* out) -> herr_t {
+        static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+        return 0;
+      },
+      &names);
+  return names;
+}
+
+}  // namespace orrery::h5
