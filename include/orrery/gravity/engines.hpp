@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// Force engines by name. Every engine computes the same softened Newtonian gravity,
+//   a_i = G Σ_{j≠i} m_j (x_j − x_i) / (|x_j − x_i|² + ε_ij²)^{3/2},
+// with ε_ij = ε (global) or ε_ij² = (ε_i² + ε_j²)/2 when particles carry their own softening.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "orrery/integrate/force_engine.hpp"
+
+namespace orrery {
+
+struct EngineOptions {
+  double g = 1.0;          // gravitational constant in the run's units
+  double softening = 0.0;  // global ε, used when particles carry none
+  int threads = 0;         // CPU threads (0: all)
+};
+
+// Throws ParameterError("engine", name, the valid names) for an unknown name.
+template <class Real>
+std::unique_ptr<ForceEngine<Real>> make_force_engine(std::string_view name,
+                                                     const EngineOptions& options);
+std::vector<std::string> force_engine_names();
+
+}  // namespace orrery

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#include "orrery/integrate/host_force_engine.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+
+#include "orrery/core/error.hpp"
+#include "orrery/core/float128.hpp"
+#include "orrery/core/hd_math.hpp"
+
+namespace orrery {
+
+template <class Real>
+DeviceBuffer<Real> HostForceEngine<Real>::allocate(std::size_t n) {
+  const std::size_t bytes = ((n * sizeof(Real) + 63) / 64) * 64;
+  auto* p = static_cast<Real*>(std::aligned_alloc(64, bytes > 0 ? bytes : 64));
+  if (!p) throw std::bad_alloc();
+  std::fill(p, p + n, Real(0));
+  return DeviceBuffer<Real>(p, n, [](Real* q) { std::free(q); });
+}
+
+template <class Real>
+void HostForceEngine<Real>::copy_to_device(std::span<const Real> host, DeviceBuffer<Real>& dst) {
+  std::copy(host.begin(), host.end(), dst.data());
+}
+
+template <class Real>
+void HostForceEngine<Real>::copy_to_host(const DeviceBuffer<Real>& src, std::span<Real> host) {
+  std::copy(src.data(), src.data() + host.size(), host.begin());
+}
+
+template <class Real>
+void HostForceEngine<Real>::copy(const DeviceBuffer<Real>& src, DeviceBuffer<Real>& dst) {
+  std::copy(src.data(), src.data() + src.size(), dst.data());
+}
+
+template <class Real>
+void HostForceEngine<Real>::combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,
+                                    std::span<const double> c,
+                                    std::span<const DeviceBuffer<Real>* const> k) {
+  // Only nonzero coefficients take part; the first is a product (k itself for 1).
+  constexpr int kMaxTerms = 32;
+  const Real* ks[kMaxTerms];
+  Real cs[kMaxTerms];
+  int m = 0;
+  for (std::size_t j = 0; j < c.size(); ++j) {
+    if (c[j] == 0.0) continue;
+    if (m == kMaxTerms) throw RunError("combine: more than 32 nonzero coefficients");
+    ks[m] = k[j]->data();
+    cs[m] = static_cast<Real>(c[j]);
+    ++m;
+  }
+  const bool first_is_one = m > 0 && cs[0] == Real(1);
+  const Real* yd = y.data();
+  Real* od = out.data();
+  const auto n = static_cast<std::ptrdiff_t>(y.size());
+  const int threads = threads_ > 0 ? threads_ : omp_get_max_threads();
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    if (m == 0) {
+      od[i] = yd[i];
+      continue;
+    }
+    Real s = first_is_one ? ks[0][i] : cs[0] * ks[0][i];
+    for (int j = 1; j < m; ++j) s = mul_add(cs[j], ks[j][i], s);
+    od[i] = mul_add(h, s, yd[i]);
+  }
+}
+
+template class HostForceEngine<float>;
+template class HostForceEngine<double>;
+template class HostForceEngine<float128>;
+
+}  // namespace orrery
