@@ -28,12 +28,32 @@ struct MapJob {
   Precision precision = Precision::fp64;
   std::int64_t threads = 0;
   std::string cpu_kernel;
+  std::vector<int> devices;  // empty: all
+  bool exact = false;
   std::string out = "map.png";
   std::string data;
   std::string colormap = "inferno";
   ImageOrigin origin = ImageOrigin::upper;
   bool quiet = false;
 };
+
+std::vector<int> parse_devices(const std::string& text) {
+  std::vector<int> devices;
+  if (text == "all") return devices;
+  ParamSpec spec;
+  spec.name = "devices";
+  spec.kind = ParamKind::Reals;
+  try {
+    const ParamValue numbers = parse_param_text(spec, text);
+    for (double d : std::get<std::vector<double>>(numbers)) {
+      if (d < 0 || d != static_cast<int>(d)) throw ParameterError("devices", text, "");
+      devices.push_back(static_cast<int>(d));
+    }
+  } catch (const ParameterError&) {
+    throw ParameterError("devices", text, "all, or device numbers separated by ','");
+  }
+  return devices;
+}
 
 std::vector<ParamField<MapJob>> map_job_fields() {
   auto fields = project_fields(divergence_map_fields(), &MapJob::physics);
@@ -50,6 +70,20 @@ std::vector<ParamField<MapJob>> map_job_fields() {
     k.choices = cpu_kernel_names();
     fields.push_back(std::move(k));
   }
+  {
+    ParamField<MapJob> d{"devices", "CUDA devices: all, or numbers such as 0,2", ParamKind::Text};
+    d.set = [](MapJob& job, const ParamValue& v) { job.devices = parse_devices(std::get<std::string>(v)); };
+    d.get = [](const MapJob& job) {
+      std::string s;
+      for (int i : job.devices) s += (s.empty() ? "" : ",") + std::to_string(i);
+      return ParamValue{s.empty() ? std::string("all") : s};
+    };
+    fields.push_back(std::move(d));
+  }
+  fields.push_back(flag_field("exact",
+                              "on the GPU, evaluate 1/r^3 with correctly rounded sqrt and "
+                              "division as the CPU does: bit-identical counts, slower",
+                              &MapJob::exact));
   fields.push_back(text_field("out", "PNG picture to write", &MapJob::out));
   fields.push_back(text_field("data", "HDF5 file for the counts and parameters (default: none)",
                               &MapJob::data));
@@ -107,6 +141,8 @@ class MapCommand final : public Command {
     options.precision = job.precision;
     options.threads = static_cast<int>(job.threads);
     options.cpu_kernel = job.cpu_kernel;
+    options.devices = job.devices;
+    options.exact_gpu = job.exact;
     if (progress.enabled())
       options.progress = [&](const MapProgress& p) {
         progress.update(p.pixels_done, p.pixels_total,
@@ -120,6 +156,8 @@ class MapCommand final : public Command {
                                                job.physics.steps, colormap, job.origin));
     if (!job.data.empty()) write_divergence_map_file(job.data, job.physics, job.precision, map);
 
+    if (!map.info.note.empty() && !job.quiet)
+      std::fprintf(stderr, "orrery map: note: %s\n", map.info.note.c_str());
     if (map.nonfinite_pixels > 0)
       std::fprintf(stderr,
                    "orrery map: %lld pixel(s) produced a non-finite position; each counts as "
@@ -129,10 +167,11 @@ class MapCommand final : public Command {
       const double rate = map.info.wall_seconds > 0
                               ? static_cast<double>(map.pixel_steps) / map.info.wall_seconds
                               : 0.0;
-      fmt::print("orrery map: {}x{} pixels, {} steps, {} on {} ({}, {} threads): {:.4g} "
+      fmt::print("orrery map: {}x{} pixels, {} steps, {} on {} ({}, {} {}): {:.4g} "
                  "pixel-steps in {:.2f} s ({:.3g} pixel-steps/s)\n",
                  map.width, map.height, job.physics.steps, to_string(job.precision),
                  map.info.backend, map.info.kernel, map.info.threads,
+                 map.info.backend == "cuda" ? "GPUs" : "threads",
                  static_cast<double>(map.pixel_steps), map.info.wall_seconds, rate);
       fmt::print("  picture: {}\n", job.out);
       if (!job.data.empty()) fmt::print("  data:    {}\n", job.data);

@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 
 #include "cpu/divergence_map_cpu.hpp"
+#if ORRERY_WITH_CUDA
+#include "cuda/divergence_map_cuda.hpp"
+#endif
 #include "orrery/core/error.hpp"
 #include "orrery/ensemble/divergence_setup.hpp"
 
@@ -24,20 +27,55 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
   if (options.threads < 0)
     throw ParameterError("threads", fmt::format("{}", options.threads),
                          "a positive number of threads (0: all cores)");
-  if (options.backend == Backend::cuda)
-    throw InputError(
-        "--backend cuda: this build of orrery has no CUDA backend (reconfigure with "
-        "-DORRERY_CUDA=ON on a machine with nvcc)");
+  // The backend, decided before any work: CUDA when asked (or, for auto, when a device is
+  // there), else the CPU with a note saying why.
+  std::string why;
+  const int devices = cuda_device_count(&why);
+  if (options.backend == Backend::cuda) {
+    if (!cuda_built())
+      throw InputError(
+          "--backend cuda: this build of orrery has no CUDA backend (reconfigure with "
+          "-DORRERY_CUDA=ON on a machine with nvcc)");
+    if (devices == 0)
+      throw InputError(fmt::format("--backend cuda: no CUDA device is available: {}", why));
+  }
+  for (int d : options.devices)
+    if (d < 0 || (devices > 0 && d >= devices))
+      throw ParameterError("devices", fmt::format("{}", d),
+                           devices > 0 ? fmt::format("device numbers from 0 to {}, or all",
+                                                     devices - 1)
+                                       : std::string("no device number: there is no CUDA device"));
+  const bool on_gpu = options.backend != Backend::cpu && devices > 0;
 
   const DivergenceSetup setup = make_divergence_setup(params);
   const auto t0 = std::chrono::steady_clock::now();
-  DivergenceCounts out = cpu::run_divergence_map(setup, pixels, options);
+  DivergenceCounts out;
+#if ORRERY_WITH_CUDA
+  if (on_gpu) out = cuda::run_divergence_map(setup, pixels, options);
+#endif
+  if (!on_gpu) {
+    out = cpu::run_divergence_map(setup, pixels, options);
+    if (options.backend == Backend::automatic)
+      out.info.note = cuda_built() ? fmt::format("no CUDA device ({}); computed on the CPU", why)
+                                   : "this build has no CUDA backend; computed on the CPU";
+  }
   out.info.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }
 
 }  // namespace
+
+bool cuda_built() { return ORRERY_WITH_CUDA; }
+
+int cuda_device_count(std::string* why) {
+#if ORRERY_WITH_CUDA
+  return cuda::device_count(why);
+#else
+  if (why) *why = "this build has no CUDA backend";
+  return 0;
+#endif
+}
 
 DivergenceMap compute_divergence_map(const DivergenceMapParams& params,
                                      const MapRunOptions& options) {

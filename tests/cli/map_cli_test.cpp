@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "orrery/ensemble/divergence_map.hpp"
 #include "orrery/io/divergence_map_file.hpp"
 #include "orrery/io/png_file.hpp"
 #include "run_cli.hpp"
@@ -150,6 +151,29 @@ TEST(MapCli, HelpNamesEveryParameterWithItsDefault) {
   for (const char* s : {"--steps N", "(default: 50000)", "--critical-distance", "(default: 0.5)",
                         "--x-range A:B", "(default: -20:20)", "--plane", "--config"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s;
+}
+
+}  // namespace
+}  // namespace orrery
+
+namespace orrery {
+namespace {
+
+TEST(MapCli, WithoutAGpuCudaIsRefusedAndAutoFallsBackWithANote) {
+  if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present";
+  test::TempDir dir;
+  test::write_text(dir / "old.png", "previous contents");
+  const auto refused = run_cli({"map", "--resolution", "4", "--steps", "10", "--out", "old.png",
+                                "--backend", "cuda"},
+                               dir.path());
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_NE(refused.err.find("--backend cuda"), std::string::npos) << refused.err;
+  EXPECT_EQ(test::read_text(dir / "old.png"), "previous contents");
+  const auto fallback = run_cli({"map", "--resolution", "4", "--steps", "10", "--out", "m.png"},
+                                dir.path());
+  EXPECT_EQ(fallback.status, 0) << fallback.err;
+  EXPECT_NE(fallback.err.find("note:"), std::string::npos) << fallback.err;
+  EXPECT_NE(fallback.out.find("on cpu"), std::string::npos) << fallback.out;
 }
 
 }  // namespace

@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "divergence_reference.hpp"
+#include "reference_pixels.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
 
 namespace orrery {
@@ -191,32 +190,15 @@ TEST(DivergenceMap, CriticalDistanceBelowInitialSeparationGivesZero) {
 }
 
 TEST(DivergenceMap, PublishedReferencePixelsAtFullLength) {
-  // Pixels of the canonical 1000×1000, 50 000-step map from the program that published it.
-  std::ifstream in(ORRERY_TEST_DATA_DIR "/seed-map-1000x50k-sample.csv");
-  ASSERT_TRUE(in) << "missing reference data";
-  std::vector<PixelIndex> pixels;
-  std::vector<std::int32_t> published;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#' || line[0] == 'j') continue;
-    std::istringstream row(line);
-    std::string j, k, x, y, count;
-    std::getline(row, j, ',');
-    std::getline(row, k, ',');
-    std::getline(row, x, ',');
-    std::getline(row, y, ',');
-    std::getline(row, count, ',');
-    pixels.push_back({std::stoi(j), std::stoi(k)});
-    published.push_back(std::stoi(count));
-  }
-  ASSERT_EQ(pixels.size(), 600u);
+  const auto ref = test::published_reference_pixels();
+  ASSERT_EQ(ref.pixels.size(), 600u) << "missing reference data";
   const DivergenceMapParams canonical;  // the defaults are the canonical map
-  const auto got = compute_divergence_pixels(canonical, pixels, cpu("", 0));
+  const auto got = compute_divergence_pixels(canonical, ref.pixels, cpu("", 0));
   std::size_t equal = 0;
-  for (std::size_t i = 0; i < pixels.size(); ++i) equal += got.counts[i] == published[i];
-  EXPECT_EQ(equal, pixels.size()) << "pixels equal to the published counts";
+  for (std::size_t i = 0; i < ref.pixels.size(); ++i) equal += got.counts[i] == ref.counts[i];
+  EXPECT_EQ(equal, ref.pixels.size()) << "pixels equal to the published counts";
   // The sample is not all never-diverging pixels.
-  EXPECT_LT(*std::min_element(published.begin(), published.end()), 20000);
+  EXPECT_LT(*std::min_element(ref.counts.begin(), ref.counts.end()), 20000);
 }
 
 TEST(DivergenceMap, PixelListMatchesTheGrid) {

@@ -27,6 +27,11 @@ struct MapRunOptions {
   Precision precision = Precision::fp64;
   int threads = 0;         // CPU threads; 0 takes every core OpenMP offers
   std::string cpu_kernel;  // "" takes the widest the CPU runs; else a name of cpu_kernel_names()
+  std::vector<int> devices;  // CUDA devices to use; empty: all
+  // On the GPU, evaluate 1/r³ with correctly rounded square root and division, as the CPU does,
+  // instead of the hardware reciprocal square root: counts bit-identical to the CPU's, slower.
+  bool exact_gpu = false;
+  int gpu_blocks = 0;  // blocks per launch; 0 fills the device (other values: tests of launch shape)
   // Called from one thread, a few times a second, and once at the end.
   std::function<void(const MapProgress&)> progress;
 };
@@ -34,7 +39,8 @@ struct MapRunOptions {
 struct MapRunInfo {
   std::string backend;  // the backend that ran ("cpu", "cuda")
   std::string kernel;   // the CPU kernel ("avx512", "avx2", "generic") or the device name
-  int threads = 0;
+  int threads = 0;      // CPU threads, or GPUs
+  std::string note;     // e.g. why "auto" ran on the CPU
   double wall_seconds = 0;
 };
 
@@ -63,6 +69,11 @@ DivergenceMap compute_divergence_map(const DivergenceMapParams& params,
 DivergenceCounts compute_divergence_pixels(const DivergenceMapParams& params,
                                            std::span<const PixelIndex> pixels,
                                            const MapRunOptions& options = {});
+
+// Whether this build has the CUDA backend, and how many devices it sees now (0, with the
+// reason in `why`, when none).
+bool cuda_built();
+int cuda_device_count(std::string* why = nullptr);
 
 // The CPU kernels this build has, widest first, and those this machine runs.
 std::vector<std::string> cpu_kernel_names();

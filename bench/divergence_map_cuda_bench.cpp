@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// The canonical divergence map (1000×1000, 50 000 steps, default window) on the GPU(s): seconds
+// per map, pixel-steps per second, the device's measured fp64 FMA ceiling, and each mode's
+// agreement with the exact fp64 counts (which equal the CPU's bit for bit).
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "orrery/ensemble/divergence_map.hpp"
+
+namespace orrery::bench {
+
+double fp64_fma_per_second(int device);
+
+namespace {
+
+const std::vector<std::int32_t>& exact_fp64_counts() {
+  static const std::vector<std::int32_t> counts = [] {
+    MapRunOptions o;
+    o.backend = Backend::cuda;
+    o.exact_gpu = true;
+    return compute_divergence_map(DivergenceMapParams{}, o).counts;
+  }();
+  return counts;
+}
+
+void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exact, int devices) {
+  const int present = cuda_device_count();
+  if (present == 0 || devices > present) {
+    state.SkipWithError("not enough CUDA devices");
+    for (auto _ : state) {
+    }
+    return;
+  }
+  const DivergenceMapParams canonical;
+  MapRunOptions o;
+  o.backend = Backend::cuda;
+  o.precision = precision;
+  o.exact_gpu = exact;
+  for (int d = 0; d < devices; ++d) o.devices.push_back(d);
+  {  // contexts and modules load outside the timing
+    DivergenceMapParams tiny;
+    tiny.width = tiny.height = 64;
+    tiny.steps = 100;
+    compute_divergence_map(tiny, o);
+  }
+  double seconds = 0, steps = 0;
+  std::vector<std::int32_t> counts;
+  for (auto _ : state) {
+    const DivergenceMap m = compute_divergence_map(canonical, o);
+    seconds += m.info.wall_seconds;
+    steps += static_cast<double>(m.pixel_steps);
+    counts = m.counts;
+    state.SetIterationTime(m.info.wall_seconds);
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["seconds_per_map"] = seconds / n;
+  state.counters["pixel_steps_per_map"] = steps / n;
+  state.counters["pixel_steps_per_s"] = steps / seconds;
+  state.counters["devices"] = devices;
+  static std::map<int, double> peak;
+  if (!peak.count(0)) peak[0] = fp64_fma_per_second(0);
+  state.counters["fp64_fma_peak_per_s_per_device"] = peak[0];
+  const auto& ref = exact_fp64_counts();
+  std::size_t same = 0, close = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    same += counts[i] == ref[i];
+    close += std::abs(counts[i] - ref[i]) <= 0.01 * std::max(counts[i], ref[i]);
+  }
+  state.counters["identical_to_exact_fp64"] = static_cast<double>(same) / ref.size();
+  state.counters["within_1pct_of_exact_fp64"] = static_cast<double>(close) / ref.size();
+  state.SetLabel(to_string(precision) + (exact ? " exact" : "") + " " + std::to_string(devices) +
+                 " device(s)");
+}
+
+int register_all() {
+  if (!cuda_built()) return 0;
+  auto add = [](const std::string& name, Precision p, bool exact, int devices) {
+    benchmark::RegisterBenchmark(("divergence_map_cuda/" + name).c_str(), BM_DivergenceMapCuda, p,
+                                 exact, devices)
+        ->Unit(benchmark::kMillisecond)
+        ->UseManualTime()
+        ->Iterations(3);
+  };
+  add("fp64/1gpu", Precision::fp64, false, 1);
+  add("fp64-exact/1gpu", Precision::fp64, true, 1);
+  add("mixed/1gpu", Precision::mixed, false, 1);
+  add("fp32/1gpu", Precision::fp32, false, 1);
+  for (int d : {2, 4, 8}) add("fp64/" + std::to_string(d) + "gpu", Precision::fp64, false, d);
+  return 0;
+}
+const int registered = register_all();
+
+}  // namespace
+}  // namespace orrery::bench

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Everything that needs the GPU, in one call on the lent device machine (see bench/README.md):
+# build with CUDA, run the CUDA tests (and the rest), benchmark the canonical map, count the fp64
+# instructions per pixel-step in the compiled kernel, and render the precision modes' pictures.
+# Outputs go to $OUT (default ./gpu-out). Usage: bench/gpu.sh [tests|bench|all] (default all).
+set -uo pipefail
+what=${1:-all}
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+log="$OUT/gpu.log"
+exec > >(tee -a "$log") 2>&1
+cd "$(dirname "$0")/.."
+
+echo "== machine"
+nvidia-smi -L
+nvcc --version | tail -1
+nproc
+
+# toml++ is not on that machine: its Debian package travels in .debs/ (carried).
+if [ -d .debs ]; then
+  mkdir -p /tmp/debs && for f in .debs/*.deb; do dpkg -x "$f" /tmp/debs; done
+  toml="-Dtomlplusplus_DIR=/tmp/debs/usr/lib/x86_64-linux-gnu/cmake/tomlplusplus"
+  export LD_LIBRARY_PATH=/tmp/debs/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+fi
+echo "== build"
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DORRERY_CUDA=ON ${toml:-} > "$OUT/cmake.log" 2>&1 \
+  || { tail -30 "$OUT/cmake.log"; exit 1; }
+cmake --build build-gpu -j "$(nproc)" 2>&1 | grep -E "error|warning: |FAILED" | head -40
+[ -x build-gpu/bin/orrery ] || { echo "build failed"; exit 1; }
+
+if [ "$what" = tests ] || [ "$what" = all ]; then
+  echo "== CUDA tests"
+  ./build-gpu/bin/orrery_tests --gtest_filter='CudaMap.*' 2>&1 | grep -E "^\[ (figure|  FAILED|  PASSED|  SKIPPED|       OK) |Failure|Expected|Which|actual" | head -80
+  echo "== all tests"
+  ctest --test-dir build-gpu -j "$(nproc)" 2>&1 | tail -15
+fi
+
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  echo "== fp64 instructions per pixel-step (SASS)"
+  cuobjdump -sass build-gpu/src/CMakeFiles/orrery.dir/ensemble/cuda/twin_kernel.cu.o > "$OUT/twin_kernel.sass" 2>&1
+  python3 bench/sass_fp64_count.py "$OUT/twin_kernel.sass" | tee "$OUT/sass_counts.txt"
+  echo "== benchmark"
+  ./build-gpu/bin/orrery_bench --benchmark_filter="${BENCH_FILTER:-divergence_map_cuda}" \
+    --benchmark_out="$OUT/bench.json" --benchmark_out_format=json --benchmark_format=console 2>&1 | tail -20
+  echo "== end to end (process start to picture)"
+  for p in fp64 mixed fp32; do
+    /usr/bin/time -f "$p: %e s end to end" ./build-gpu/bin/orrery map --precision $p --quiet \
+      --out "$OUT/map-$p.png"
+  done
+fi
+ls -la "$OUT"
