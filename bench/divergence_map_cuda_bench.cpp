@@ -46,11 +46,12 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
     tiny.steps = 100;
     compute_divergence_map(tiny, o);
   }
-  double seconds = 0, steps = 0;
+  double seconds = 0, steps = 0, device_seconds = 0;
   std::vector<std::int32_t> counts;
   for (auto _ : state) {
     const DivergenceMap m = compute_divergence_map(canonical, o);
     seconds += m.info.wall_seconds;
+    device_seconds += m.info.device_seconds;
     steps += static_cast<double>(m.pixel_steps);
     counts = m.counts;
     state.SetIterationTime(m.info.wall_seconds);
@@ -58,6 +59,7 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
   const double n = static_cast<double>(state.iterations());
   state.counters["seconds_per_map"] = seconds / n;
   state.counters["pixel_steps_per_map"] = steps / n;
+  state.counters["device_seconds_per_map"] = device_seconds / n;
   state.counters["pixel_steps_per_s"] = steps / seconds;
   state.counters["devices"] = devices;
   static std::map<int, double> peak;

@@ -18,7 +18,7 @@ line_re = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z0-9_.]+)([^;]*
 
 for fn in functions:
     name = fn.split("\n", 1)[0].strip()
-    m = re.search(r"twin_kernelILN6orrery9PrecisionE(\d)ELi(\d)ELb(\d)E", name)
+    m = re.search(r"twin_kernelILNS_9PrecisionE(\d)ELi(\d)ELb(\d)E", name)
     if not m:
         continue
     precision = {"0": "fp64", "1": "fp32", "2": "mixed"}[m.group(1)]

@@ -41,6 +41,7 @@ struct MapRunInfo {
   std::string kernel;   // the CPU kernel ("avx512", "avx2", "generic") or the device name
   int threads = 0;      // CPU threads, or GPUs
   std::string note;     // e.g. why "auto" ran on the CPU
+  double device_seconds = 0;  // CUDA: first launch to last result, the slowest device
   double wall_seconds = 0;
 };
 

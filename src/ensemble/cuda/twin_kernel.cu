@@ -17,14 +17,18 @@ namespace orrery::cuda {
 
 namespace {
 
-constexpr int kThreadsPerBlock = 128;
+// Small blocks: a block's resources return to the device only when all its threads are done,
+// so at the end of a tile small blocks free the multiprocessor for the next tile sooner. Eight
+// blocks of two warps per multiprocessor keep the registers within 128 per thread.
+constexpr int kThreadsPerBlock = 64;
+constexpr int kMinBlocksPerSm = 8;
 
 // twin_start() for a varied body known at compile time, so that the state never passes through
 // a run-time-indexed (local-memory) array.
 template <int Body, class R>
 __device__ void load_pixel(TwinState<R>& st, const DivergenceSetup& s, const TwinTile& t,
                            std::uint64_t q) {
-  const std::uint64_t p = t.list ? t.list[t.first + q] : ((t.first + q) * t.stride) % t.pixels;
+  const std::uint64_t p = t.list[q];
   for (int n = 0; n < kMapBodies; ++n) {
     st.base.x[n] = st.twin.x[n] = convert_vec<R>(s.x0[n]);
     st.base.v[n] = st.twin.v[n] = convert_vec<R>(s.v0[n]);
@@ -36,7 +40,7 @@ __device__ void load_pixel(TwinState<R>& st, const DivergenceSetup& s, const Twi
 }
 
 template <Precision P, int Body, bool Exact>
-__global__ void __launch_bounds__(kThreadsPerBlock)
+__global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
     twin_kernel(const DivergenceSetup s, const TwinTile t) {
   using Traits = PrecisionTraits<P>;
   using R = typename Traits::Real;

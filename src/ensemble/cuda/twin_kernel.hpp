@@ -12,19 +12,14 @@
 
 namespace orrery::cuda {
 
-// The pixels of one launch: positions [first, first + count) of a run's pixel order. Position q
-// is pixel list[q] when a list is given, else pixel (q·stride) mod pixels of the grid (stride
-// coprime with the pixel count, so every range is spread evenly over the map and tiles cost
-// about the same). Pixels are numbered row-major (k·width + j). Results go to the launch's own
-// arrays at q − first.
+// The pixels of one launch: pixel list[q] (row-major, k·width + j) for q in [0, count), its
+// results at counts[q], nonfinite[q]. All device pointers.
 struct TwinTile {
-  std::uint64_t first = 0, count = 0;
-  std::uint64_t stride = 1;
-  std::uint64_t pixels = 0;
-  const std::uint64_t* list = nullptr;    // device, or null for the grid
-  std::int32_t* counts = nullptr;         // device, count entries
-  std::uint8_t* nonfinite = nullptr;      // device, count entries
-  unsigned long long* claimed = nullptr;  // device counter, zeroed before the launch
+  std::uint64_t count = 0;
+  const std::uint64_t* list = nullptr;
+  std::int32_t* counts = nullptr;
+  std::uint8_t* nonfinite = nullptr;
+  unsigned long long* claimed = nullptr;  // zeroed before the launch
 };
 
 struct TwinLaunch {
