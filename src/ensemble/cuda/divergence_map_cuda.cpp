@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// All GPUs of a host: one host thread and two streams per device. Tiles of the map's pixel
-// order (tile_schedule.hpp) are handed out on demand, so a slower or busier device takes fewer;
-// once counts come back, each new tile runs its expected-longest pixels first. Each device
-// alternates two streams so that one tile's last pixels overlap the next tile's first. Counts
-// land in pinned host memory; they do not depend on which device computed them, or when.
+// All GPUs of a host: one host thread, one stream and one persistent kernel launch per device.
+// Each host thread keeps its device's work ring (pinned host memory the kernel reads) a little
+// ahead of what the device has claimed, taking pixels from one pool shared by all devices
+// (work_pool.hpp), so a slower or busier device simply takes fewer and all finish together.
+// Counts are written by the devices straight into pinned host memory; they do not depend on
+// which device computed them, or when.
 #include "divergence_map_cuda.hpp"
 
 #include <cuda_runtime.h>
@@ -19,7 +20,7 @@
 
 #include <fmt/format.h>
 
-#include "../tile_schedule.hpp"
+#include "../work_pool.hpp"
 #include "cuda_check.hpp"
 #include "orrery/core/error.hpp"
 #include "twin_kernel.hpp"
@@ -66,9 +67,11 @@ template <class T>
 class PinnedArray {
  public:
   PinnedArray() = default;
+  // Pinned, visible to every device (portable) and addressable from kernels (mapped).
   explicit PinnedArray(std::size_t n) {
     ORRERY_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&p_),
-                                    std::max<std::size_t>(n, 1) * sizeof(T), cudaHostAllocPortable),
+                                    std::max<std::size_t>(n, 1) * sizeof(T),
+                                    cudaHostAllocPortable | cudaHostAllocMapped),
                       fmt::format("allocating {} bytes of pinned host memory", n * sizeof(T)));
   }
   PinnedArray(PinnedArray&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
@@ -83,32 +86,48 @@ class PinnedArray {
   T* p_ = nullptr;
 };
 
-// One of a device's two streams with the buffers of the tile it runs.
-struct Lane {
-  cudaStream_t stream = nullptr;
-  cudaEvent_t done = nullptr;
-  DeviceArray<std::uint64_t> list;
-  DeviceArray<std::int32_t> counts;
-  DeviceArray<std::uint8_t> nonfinite;
+// What one device works from: its stream, its work ring and flags (pinned, read by the kernel)
+// and its claim counter (device memory).
+struct DeviceFeed {
+  cudaStream_t stream = nullptr;  // the kernel
+  cudaStream_t poll = nullptr;    // reading the claim counter while the kernel runs
+  cudaEvent_t began = nullptr, ended = nullptr;
+  PinnedArray<std::uint64_t> ring;
+  PinnedArray<int> flags;  // [0] closed, [1] overrun
+  PinnedArray<unsigned long long> claimed_seen;
   DeviceArray<unsigned long long> claimed;
-  PinnedArray<std::uint64_t> host_list;
-  PinnedArray<std::int32_t> host_counts;
-  PinnedArray<std::uint8_t> host_nonfinite;
-  std::uint64_t first = 0, count = 0;  // the tile in flight, if count > 0
+  DeviceArray<std::uint64_t> list;
 
-  Lane(int device, std::size_t capacity)
-      : list(device, capacity), counts(device, capacity), nonfinite(device, capacity),
-        claimed(device, 1), host_list(capacity), host_counts(capacity), host_nonfinite(capacity) {
-    ORRERY_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), describe(device));
-    ORRERY_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming), describe(device));
+  DeviceFeed(int device, std::size_t capacity, std::span<const std::uint64_t> listed)
+      : ring(capacity), flags(2), claimed_seen(1), claimed(device, 1), list(device, listed.size()) {
+    const std::string where = describe(device);
+    ORRERY_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), where);
+    ORRERY_CUDA_CHECK(cudaStreamCreateWithFlags(&poll, cudaStreamNonBlocking), where);
+    ORRERY_CUDA_CHECK(cudaEventCreate(&began), where);
+    ORRERY_CUDA_CHECK(cudaEventCreate(&ended), where);
+    std::fill(ring.get(), ring.get() + capacity, 0);
+    flags.get()[0] = flags.get()[1] = 0;
+    ORRERY_CUDA_CHECK(cudaMemset(claimed.get(), 0, sizeof(unsigned long long)), where);
+    if (!listed.empty())
+      ORRERY_CUDA_CHECK(cudaMemcpy(list.get(), listed.data(), listed.size() * sizeof(std::uint64_t),
+                                   cudaMemcpyHostToDevice),
+                        where);
   }
-  ~Lane() {
-    if (done) cudaEventDestroy(done);
+  ~DeviceFeed() {
+    if (began) cudaEventDestroy(began);
+    if (ended) cudaEventDestroy(ended);
+    if (poll) cudaStreamDestroy(poll);
     if (stream) cudaStreamDestroy(stream);
   }
-  Lane(const Lane&) = delete;
-  Lane& operator=(const Lane&) = delete;
+  DeviceFeed(const DeviceFeed&) = delete;
+  DeviceFeed& operator=(const DeviceFeed&) = delete;
 };
+
+std::uint64_t next_power_of_two(std::uint64_t x) {
+  std::uint64_t p = 1;
+  while (p < x) p <<= 1;
+  return p;
+}
 
 }  // namespace
 
@@ -142,32 +161,19 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   const std::uint64_t grid = width * static_cast<std::uint64_t>(setup.height);
   const bool listed = !pixels.empty();
   const std::uint64_t total = listed ? pixels.size() : grid;
-  const std::uint64_t stride = spreading_stride(grid);
-  // Position q of the run's order: the q-th listed pixel, or the grid visited with the stride.
-  auto pixel_at = [&](std::uint64_t q) -> std::uint64_t {
-    if (listed) return static_cast<std::uint64_t>(pixels[q][1]) * width + pixels[q][0];
-    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(q) * stride) % grid);
-  };
+  if (total >= (std::uint64_t{1} << 32))
+    throw ParameterError("width/height", fmt::format("{} pixels", total),
+                         "fewer than 2^32 pixels on the CUDA backend");
+  std::vector<std::uint64_t> list;
+  for (const auto& [j, k] : pixels) list.push_back(static_cast<std::uint64_t>(k) * width + j);
 
-  // A tile fills a device at least once and at most twice: the second stream's tile then
-  // keeps it busy while the first one's last pixels finish.
-  std::uint64_t resident = 0;
-  std::vector<TwinLaunch> shapes;
-  for (int d : devices) {
-    ORRERY_CUDA_CHECK(cudaSetDevice(d), describe(d));
-    TwinLaunch shape = twin_launch_shape(options.precision, setup.body, options.exact_gpu, d);
-    if (options.gpu_blocks > 0) shape.blocks = options.gpu_blocks;
-    shapes.push_back(shape);
-    resident = std::max<std::uint64_t>(resident, std::uint64_t(shape.blocks) * shape.threads_per_block);
-  }
-  const std::uint64_t largest = std::min<std::uint64_t>(total, 2 * resident);
-  TileQueue queue(total, resident, largest, static_cast<int>(devices.size()));
-  KnownCounts known(listed ? 1 : setup.width, listed ? 1 : setup.height);
+  // Results land here, written by the kernels; −1 marks "not yet" for the work pool.
+  PinnedArray<std::int32_t> counts(total);
+  PinnedArray<std::uint8_t> nonfinite(total);
+  std::fill(counts.get(), counts.get() + total, -1);
+  std::fill(nonfinite.get(), nonfinite.get() + total, 0);
+  WorkPool pool(total, !listed, setup.width, setup.height, setup.steps, counts.get());
 
-  DivergenceCounts out;
-  out.counts.assign(total, 0);
-  out.nonfinite.assign(total, 0);
-  std::atomic<std::int64_t> pixels_done{0}, steps_done{0};
   std::atomic<bool> failed{false};
   std::vector<std::exception_ptr> errors(devices.size());
   std::vector<double> busy(devices.size(), 0.0);
@@ -178,75 +184,63 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
 
   auto worker = [&](std::size_t slot) {
     const int d = devices[slot];
+    const std::string where = describe(d);
     try {
-      ORRERY_CUDA_CHECK(cudaSetDevice(d), describe(d));
-      Lane lanes[2] = {Lane(d, largest), Lane(d, largest)};
-      cudaEvent_t began = nullptr, ended = nullptr;
-      ORRERY_CUDA_CHECK(cudaEventCreate(&began), describe(d));
-      ORRERY_CUDA_CHECK(cudaEventCreate(&ended), describe(d));
-      bool started = false;
-      // Waits for a lane's tile and files its counts under their pixels.
-      auto collect = [&](Lane& lane) {
-        if (lane.count == 0) return;
-        ORRERY_CUDA_CHECK(cudaEventSynchronize(lane.done),
-                          fmt::format("{}: computing positions [{}, {}) of the pixel order",
-                                      describe(d), lane.first, lane.first + lane.count));
-        std::int64_t steps = 0;
-        for (std::uint64_t q = 0; q < lane.count; ++q) {
-          const std::uint64_t at = listed ? lane.first + q : lane.host_list.get()[q];
-          out.counts[at] = lane.host_counts.get()[q];
-          out.nonfinite[at] = lane.host_nonfinite.get()[q];
-          steps += lane.host_counts.get()[q];
-          if (!listed) known.set(at, lane.host_counts.get()[q]);
+      ORRERY_CUDA_CHECK(cudaSetDevice(d), where);
+      TwinLaunch shape = twin_launch_shape(options.precision, setup.body, options.exact_gpu, d);
+      if (options.gpu_blocks > 0) shape.blocks = options.gpu_blocks;
+      const std::uint64_t threads = std::uint64_t(shape.blocks) * shape.threads_per_block;
+      // Entries written ahead of the claims: a full wave of the device's threads beyond those
+      // already claimed, which lasts tens of milliseconds (many polls, and the one-off sort of
+      // the pool's last quarter). The ring holds four times that, so an entry is overwritten
+      // only long after its thread has read it (the kernel checks, see `overrun`).
+      const std::uint64_t ahead = 2 * threads + 4096;
+      const std::uint64_t capacity = next_power_of_two(4 * ahead);
+      DeviceFeed feed(d, capacity, list);
+      std::uint64_t* ring = feed.ring.get();
+      std::uint64_t granted = 0;
+      std::vector<std::uint64_t> chunk(4096);
+      // Writes entries up to `target` claims ahead; false once the pool is empty.
+      auto grant = [&](std::uint64_t claimed) {
+        const std::uint64_t target = claimed + ahead;
+        while (granted < target) {
+          const std::size_t n = pool.take({chunk.data(), std::min<std::uint64_t>(chunk.size(), target - granted)});
+          if (n == 0) return false;
+          for (std::size_t i = 0; i < n; ++i, ++granted)
+            std::atomic_ref<std::uint64_t>(ring[granted % capacity])
+                .store(((granted + 1) << 32) | chunk[i], std::memory_order_release);
         }
-        if (!listed) known.mark_any();
-        steps_done += steps;
-        pixels_done += static_cast<std::int64_t>(lane.count);
-        lane.count = 0;
+        return true;
       };
-      for (int turn = 0; !failed; turn ^= 1) {
-        Lane& lane = lanes[turn];
-        collect(lane);
-        std::uint64_t first = 0, count = 0;
-        if (!queue.next(first, count)) break;
-        std::uint64_t* list = lane.host_list.get();
-        for (std::uint64_t q = 0; q < count; ++q) list[q] = pixel_at(first + q);
-        if (!listed && known.any())
-          order_longest_first({list, count}, known, setup.steps);
-        const std::string what =
-            fmt::format("{}: positions [{}, {})", describe(d), first, first + count);
-        if (!started) {
-          ORRERY_CUDA_CHECK(cudaEventRecord(began, lane.stream), what);
-          started = true;
-        }
-        ORRERY_CUDA_CHECK(cudaMemcpyAsync(lane.list.get(), list, count * sizeof(std::uint64_t),
-                                          cudaMemcpyHostToDevice, lane.stream), what);
-        ORRERY_CUDA_CHECK(cudaMemsetAsync(lane.claimed.get(), 0, sizeof(unsigned long long),
-                                          lane.stream), what);
-        launch_twin_kernel(setup, options.precision, options.exact_gpu,
-                           TwinTile{count, lane.list.get(), lane.counts.get(),
-                                    lane.nonfinite.get(), lane.claimed.get()},
-                           shapes[slot], lane.stream);
-        ORRERY_CUDA_CHECK(cudaMemcpyAsync(lane.host_counts.get(), lane.counts.get(),
-                                          count * sizeof(std::int32_t), cudaMemcpyDeviceToHost,
-                                          lane.stream), what);
-        ORRERY_CUDA_CHECK(cudaMemcpyAsync(lane.host_nonfinite.get(), lane.nonfinite.get(), count,
-                                          cudaMemcpyDeviceToHost, lane.stream), what);
-        ORRERY_CUDA_CHECK(cudaEventRecord(lane.done, lane.stream), what);
-        lane.first = first;
-        lane.count = count;
+      bool open = grant(0);
+      if (!open) std::atomic_ref<int>(feed.flags.get()[0]).store(1, std::memory_order_release);
+      ORRERY_CUDA_CHECK(cudaEventRecord(feed.began, feed.stream), where);
+      launch_twin_kernel(setup, options.precision, options.exact_gpu,
+                         TwinFeed{ring, capacity, feed.flags.get(), feed.flags.get() + 1,
+                                  feed.claimed.get(), listed ? feed.list.get() : nullptr,
+                                  counts.get(), nonfinite.get()},
+                         shape, feed.stream);
+      ORRERY_CUDA_CHECK(cudaEventRecord(feed.ended, feed.stream), where);
+      while (open && !failed) {
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+        ORRERY_CUDA_CHECK(cudaMemcpyAsync(feed.claimed_seen.get(), feed.claimed.get(),
+                                          sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                          feed.poll),
+                          where);
+        ORRERY_CUDA_CHECK(cudaStreamSynchronize(feed.poll), where);
+        open = grant(feed.claimed_seen.get()[0]);
+        if (!open) std::atomic_ref<int>(feed.flags.get()[0]).store(1, std::memory_order_release);
       }
-      collect(lanes[0]);
-      collect(lanes[1]);
-      if (started) {
-        ORRERY_CUDA_CHECK(cudaEventRecord(ended, lanes[0].stream), describe(d));
-        ORRERY_CUDA_CHECK(cudaEventSynchronize(ended), describe(d));
-        float ms = 0;
-        ORRERY_CUDA_CHECK(cudaEventElapsedTime(&ms, began, ended), describe(d));
-        busy[slot] = ms * 1e-3;
-      }
-      cudaEventDestroy(began);
-      cudaEventDestroy(ended);
+      if (failed) std::atomic_ref<int>(feed.flags.get()[0]).store(1, std::memory_order_release);
+      ORRERY_CUDA_CHECK(cudaEventSynchronize(feed.ended),
+                        fmt::format("{}: computing {} pixels", where, granted));
+      if (std::atomic_ref<int>(feed.flags.get()[1]).load())
+        throw RunError(fmt::format("{}: a work entry was overwritten before it was read "
+                                   "(ring of {} entries); this is a bug",
+                                   where, capacity));
+      float ms = 0;
+      ORRERY_CUDA_CHECK(cudaEventElapsedTime(&ms, feed.began, feed.ended), where);
+      busy[slot] = ms * 1e-3;
     } catch (...) {
       errors[slot] = std::current_exception();
       failed = true;
@@ -265,12 +259,15 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
     while (!finished_cv.wait_for(lock, std::chrono::milliseconds(250),
                                  [&] { return finished == devices.size(); })) {
       if (!options.progress) continue;
-      MapProgress p;
-      p.pixels_done = pixels_done.load();
-      p.pixels_total = static_cast<std::int64_t>(total);
-      p.pixel_steps = steps_done.load();
-      p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       lock.unlock();
+      MapProgress p;
+      p.pixels_total = static_cast<std::int64_t>(total);
+      for (std::uint64_t i = 0; i < total; ++i) {
+        const std::int32_t c =
+            std::atomic_ref<std::int32_t>(counts.get()[i]).load(std::memory_order_relaxed);
+        if (c >= 0) ++p.pixels_done, p.pixel_steps += c;
+      }
+      p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       options.progress(p);
       lock.lock();
     }
@@ -279,7 +276,13 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
 
-  out.pixel_steps = steps_done.load();
+  DivergenceCounts out;
+  out.counts.assign(counts.get(), counts.get() + total);
+  out.nonfinite.assign(nonfinite.get(), nonfinite.get() + total);
+  for (auto c : out.counts) {
+    if (c < 0) throw RunError("a pixel was never computed; this is a bug");
+    out.pixel_steps += c;
+  }
   for (auto f : out.nonfinite) out.nonfinite_pixels += f;
   out.info.backend = "cuda";
   out.info.kernel = device_name(devices.front()) + (options.exact_gpu ? " (exact)" : "");

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The divergence map on a GPU: one thread integrates one pixel's twin pair with the shared
 // ORRERY_HD step (twin_divergence.hpp), both systems' state in registers for the whole loop.
-// A persistent grid: each resident thread starts on its own pixel and, when that pixel
-// diverges or reaches `steps`, claims the next one with one atomic increment, so no lane of a
-// warp idles while its neighbours run on, and the device's work is the steps actually needed.
+// A persistent grid fed by the host: each resident thread, when its pixel diverges or reaches
+// `steps`, claims the next work item with one atomic increment, so no lane of a warp idles while
+// its neighbours run on, the device's work is the steps actually needed, and one launch serves
+// the whole run (no tail between batches).
 #include <cuda_runtime.h>
 
 #include <string>
+
+#include <cuda/atomic>
 
 #include "cuda_check.hpp"
 #include "orrery/ensemble/twin_divergence.hpp"
@@ -26,9 +29,7 @@ constexpr int kMinBlocksPerSm = 8;
 // twin_start() for a varied body known at compile time, so that the state never passes through
 // a run-time-indexed (local-memory) array.
 template <int Body, class R>
-__device__ void load_pixel(TwinState<R>& st, const DivergenceSetup& s, const TwinTile& t,
-                           std::uint64_t q) {
-  const std::uint64_t p = t.list[q];
+__device__ void load_pixel(TwinState<R>& st, const DivergenceSetup& s, std::uint64_t p) {
   for (int n = 0; n < kMapBodies; ++n) {
     st.base.x[n] = st.twin.x[n] = convert_vec<R>(s.x0[n]);
     st.base.v[n] = st.twin.v[n] = convert_vec<R>(s.v0[n]);
@@ -39,9 +40,43 @@ __device__ void load_pixel(TwinState<R>& st, const DivergenceSetup& s, const Twi
   st.twin.x[Body] = convert_vec<R>(start + s.shift);
 }
 
+// A load that sees everything the host wrote to pinned memory before it wrote this value.
+template <class T>
+__device__ T load_acquire(const T& x) {
+  return ::cuda::atomic_ref<T, ::cuda::thread_scope_system>(const_cast<T&>(x))
+      .load(::cuda::memory_order_acquire);
+}
+
+// The next work item for this thread, or false when the feed is closed. The host writes ring
+// entries and `closed` into pinned memory while the kernel runs.
+__device__ bool next_item(const TwinFeed& f, std::uint64_t& item) {
+  const std::uint64_t s = atomicAdd(f.claimed, 1ull);
+  const std::uint64_t tag = s + 1;
+  const std::uint64_t& slot = f.ring[s % f.capacity];
+  for (;;) {
+    const std::uint64_t e = load_acquire(slot);
+    if ((e >> 32) == tag) {
+      item = e & 0xffffffffu;
+      return true;
+    }
+    if ((e >> 32) > tag) {  // the host reused the slot before this thread read it
+      *const_cast<volatile int*>(f.overrun) = 1;
+      return false;
+    }
+    if (load_acquire(*f.closed)) {
+      // Entries written before `closed` are visible now: look once more.
+      const std::uint64_t again = load_acquire(slot);
+      if ((again >> 32) != tag) return false;
+      item = again & 0xffffffffu;
+      return true;
+    }
+    __nanosleep(500);
+  }
+}
+
 template <Precision P, int Body, bool Exact>
 __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
-    twin_kernel(const DivergenceSetup s, const TwinTile t) {
+    twin_kernel(const DivergenceSetup s, const TwinFeed f) {
   using Traits = PrecisionTraits<P>;
   using R = typename Traits::Real;
   using InverseCube =
@@ -51,22 +86,20 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
   for (int n = 0; n < kMapBodies; ++n) gravity.gm[n] = static_cast<R>(s.gm[n]);
   const R dt = static_cast<R>(s.dt);
   const R dc2 = static_cast<R>(s.critical_distance2);
-  const std::uint64_t resident = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
 
-  std::uint64_t q = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (q >= t.count) return;
+  std::uint64_t item = 0;
+  if (!next_item(f, item)) return;
   TwinState<R> st;
-  load_pixel<Body>(st, s, t, q);
+  load_pixel<Body>(st, s, f.list ? f.list[item] : item);
   std::int64_t n = 0;  // checks passed so far
   for (;;) {
     const R d2 = twin_separation2<Body>(st);
     const bool diverged = !(d2 <= dc2);  // NaN compares false: a non-finite pixel stops
     if (diverged || n == s.steps) {
-      t.counts[q] = static_cast<std::int32_t>(n);
-      t.nonfinite[q] = n < s.steps && !isfinite(d2);
-      q = resident + atomicAdd(t.claimed, 1ull);
-      if (q >= t.count) return;
-      load_pixel<Body>(st, s, t, q);
+      f.out_counts[item] = static_cast<std::int32_t>(n);
+      f.out_nonfinite[item] = n < s.steps && !isfinite(d2);
+      if (!next_item(f, item)) return;
+      load_pixel<Body>(st, s, f.list ? f.list[item] : item);
       n = 0;
       continue;  // the fresh pixel is checked at its step 0 before anything moves
     }
@@ -75,7 +108,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
   }
 }
 
-using KernelFn = void (*)(const DivergenceSetup, const TwinTile);
+using KernelFn = void (*)(const DivergenceSetup, const TwinFeed);
 
 template <Precision P, bool Exact>
 KernelFn pick_body(int body) {
@@ -112,12 +145,9 @@ TwinLaunch twin_launch_shape(Precision precision, int body, bool exact, int devi
 }
 
 void launch_twin_kernel(const DivergenceSetup& setup, Precision precision, bool exact,
-                        const TwinTile& tile, const TwinLaunch& shape, cudaStream_t stream) {
-  const auto needed = static_cast<int>((tile.count + shape.threads_per_block - 1) /
-                                       static_cast<std::uint64_t>(shape.threads_per_block));
-  const int blocks = needed < shape.blocks ? needed : shape.blocks;
-  if (blocks == 0) return;
-  pick(precision, setup.body, exact)<<<blocks, shape.threads_per_block, 0, stream>>>(setup, tile);
+                        const TwinFeed& feed, const TwinLaunch& shape, cudaStream_t stream) {
+  pick(precision, setup.body, exact)<<<shape.blocks, shape.threads_per_block, 0, stream>>>(setup,
+                                                                                        feed);
   ORRERY_CUDA_CHECK(cudaGetLastError(), "launching the divergence kernel");
 }
 

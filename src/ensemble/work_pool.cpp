@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#include "work_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <utility>
+
+namespace orrery {
+
+namespace {
+std::uint64_t gcd(std::uint64_t a, std::uint64_t b) { return b == 0 ? a : gcd(b, a % b); }
+}  // namespace
+
+std::uint64_t spreading_stride(std::uint64_t pixels) {
+  if (pixels < 3) return 1;
+  auto s = static_cast<std::uint64_t>(0.6180339887498949 * static_cast<double>(pixels));
+  while (gcd(s, pixels) != 1) ++s;
+  return s;
+}
+
+std::int64_t predicted_count(std::uint64_t pixel, const std::int32_t* known, std::int64_t width,
+                             std::int64_t height, std::int64_t steps) {
+  const auto j = static_cast<std::int64_t>(pixel % static_cast<std::uint64_t>(width));
+  const auto k = static_cast<std::int64_t>(pixel / static_cast<std::uint64_t>(width));
+  std::int64_t longest = -1;
+  for (std::int64_t kk = std::max<std::int64_t>(0, k - 2); kk <= std::min(height - 1, k + 2); ++kk)
+    for (std::int64_t jj = std::max<std::int64_t>(0, j - 2); jj <= std::min(width - 1, j + 2); ++jj) {
+      // Written by devices while we read: a relaxed atomic view of each entry.
+      const std::int32_t c = std::atomic_ref<const std::int32_t>(known[kk * width + jj])
+                                 .load(std::memory_order_relaxed);
+      longest = std::max<std::int64_t>(longest, c);
+    }
+  return longest < 0 ? steps : longest;
+}
+
+WorkPool::WorkPool(std::uint64_t total, bool grid, std::int64_t width, std::int64_t height,
+                   std::int64_t steps, const std::int32_t* known)
+    : total_(total),
+      stride_(grid ? spreading_stride(total) : 1),
+      grid_(grid),
+      width_(width),
+      height_(height),
+      steps_(steps),
+      known_(known) {}
+
+std::uint64_t WorkPool::remaining() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return sorted_.empty() ? total_ - given_ : sorted_.size() - sorted_next_;
+}
+
+void WorkPool::sort_remainder() {
+  std::vector<std::pair<std::int64_t, std::uint64_t>> keyed;
+  keyed.reserve(total_ - given_);
+  for (std::uint64_t q = given_; q < total_; ++q) {
+    const std::uint64_t p = static_cast<std::uint64_t>(
+        (static_cast<unsigned __int128>(q) * stride_) % total_);
+    keyed.emplace_back(predicted_count(p, known_, width_, height_, steps_), p);
+  }
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  sorted_.reserve(keyed.size());
+  for (const auto& [_, p] : keyed) sorted_.push_back(p);
+  given_ = total_;
+}
+
+std::size_t WorkPool::take(std::span<std::uint64_t> out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (grid_ && sorted_.empty() && total_ - given_ <= total_ / 4 && given_ < total_)
+    sort_remainder();
+  std::size_t n = 0;
+  if (!sorted_.empty()) {
+    while (n < out.size() && sorted_next_ < sorted_.size()) out[n++] = sorted_[sorted_next_++];
+    return n;
+  }
+  while (n < out.size() && given_ < total_) {
+    out[n++] = grid_ ? static_cast<std::uint64_t>(
+                           (static_cast<unsigned __int128>(given_) * stride_) % total_)
+                     : given_;
+    ++given_;
+  }
+  return n;
+}
+
+}  // namespace orrery

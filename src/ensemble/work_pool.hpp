@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// The order in which devices that pull work as they go receive a map's pixels (the CUDA backend;
+// plain host code, so it is tested without a GPU).
+//
+// - The grid is visited with a stride near the golden section of the pixel count, so every
+//   stretch of the order samples the whole map evenly and all devices see the same mixture.
+// - Longest first at the end: a persistent kernel finishes when its last pixels do, and a
+//   full-length trajectory started last would keep one device busy while the others idle. So
+//   when a quarter of the pixels remains, the remainder is sorted by the longest count already
+//   known within two pixels (unknown neighbourhoods first): the last pixels handed out are the
+//   ones expected to diverge early.
+// - A list of pixels is handed out as given.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <span>
+#include <vector>
+
+namespace orrery {
+
+std::uint64_t spreading_stride(std::uint64_t pixels);
+
+// The longest count known within two pixels of `pixel` on a width × height grid (`known` holds
+// −1 where no count is known yet, read without locking), or `steps` when none is.
+std::int64_t predicted_count(std::uint64_t pixel, const std::int32_t* known, std::int64_t width,
+                             std::int64_t height, std::int64_t steps);
+
+class WorkPool {
+ public:
+  // Grid: items are pixels, `known` the run's results as they arrive. List: items are positions
+  // 0..total−1 in order (width/height/known unused).
+  WorkPool(std::uint64_t total, bool grid, std::int64_t width, std::int64_t height,
+           std::int64_t steps, const std::int32_t* known);
+
+  // Writes up to out.size() items; returns how many (0 when all are handed out).
+  std::size_t take(std::span<std::uint64_t> out);
+  std::uint64_t remaining() const;
+
+ private:
+  void sort_remainder();
+
+  mutable std::mutex mutex_;
+  std::uint64_t total_, given_ = 0, stride_;
+  bool grid_;
+  std::int64_t width_, height_, steps_;
+  const std::int32_t* known_;
+  std::vector<std::uint64_t> sorted_;  // the remainder, longest first, once sorted
+  std::size_t sorted_next_ = 0;
+};
+
+}  // namespace orrery

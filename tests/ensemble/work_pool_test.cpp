@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// The order in which the GPU backend hands out pixels (plain host code).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+#include "ensemble/work_pool.hpp"
+
+namespace orrery {
+namespace {
+
+std::vector<std::uint64_t> drain(WorkPool& pool, std::size_t chunk) {
+  std::vector<std::uint64_t> all, buf(chunk);
+  while (std::size_t n = pool.take(buf)) all.insert(all.end(), buf.begin(), buf.begin() + n);
+  return all;
+}
+
+TEST(WorkPool, SpreadOrderVisitsEveryPixelOnce) {
+  for (std::uint64_t n : {1ull, 2ull, 3ull, 100ull, 999983ull, 1000000ull}) {
+    const std::uint64_t s = spreading_stride(n);
+    std::vector<char> seen(n, 0);
+    for (std::uint64_t q = 0; q < n; ++q) seen[(q * s) % n] += 1;
+    EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](char c) { return c == 1; })) << n;
+  }
+}
+
+TEST(WorkPool, AStretchOfTheOrderSamplesTheWholeMap) {
+  // The first tenth of a 1000×1000 order touches every 100×100 block of the map.
+  std::vector<std::int32_t> known(1000000, -1);
+  WorkPool pool(1000000, true, 1000, 1000, 50000, known.data());
+  std::vector<std::uint64_t> first(100000);
+  ASSERT_EQ(pool.take(first), first.size());
+  std::set<std::uint64_t> blocks;
+  for (auto p : first) blocks.insert((p / 1000) / 100 * 10 + (p % 1000) / 100);
+  EXPECT_EQ(blocks.size(), 100u);
+}
+
+TEST(WorkPool, HandsOutEveryItemOnce) {
+  std::vector<std::int32_t> known(37 * 23, -1);
+  for (std::size_t chunk : {1, 7, 4096}) {
+    WorkPool grid(37 * 23, true, 37, 23, 100, known.data());
+    auto items = drain(grid, chunk);
+    std::sort(items.begin(), items.end());
+    ASSERT_EQ(items.size(), 37u * 23u);
+    for (std::uint64_t i = 0; i < items.size(); ++i) ASSERT_EQ(items[i], i);
+  }
+  WorkPool list(5, false, 0, 0, 100, nullptr);
+  EXPECT_EQ(drain(list, 2), (std::vector<std::uint64_t>{0, 1, 2, 3, 4}));
+}
+
+TEST(WorkPool, TheLastQuarterGoesLongestFirst) {
+  // Counts known for the pixels handed out so far; the remainder is then sorted by the longest
+  // count known near each pixel, so the map ends on its expected-shortest pixels.
+  const std::int64_t w = 60, h = 40;
+  std::vector<std::int32_t> known(w * h, -1);
+  WorkPool pool(w * h, true, w, h, 1000, known.data());
+  std::vector<std::uint64_t> buf(w * h * 3 / 4);
+  ASSERT_EQ(pool.take(buf), buf.size());
+  for (auto p : buf) known[p] = static_cast<std::int32_t>(10 * (p % w));  // longer to the right
+  const auto rest = drain(pool, 16);
+  ASSERT_EQ(rest.size(), static_cast<std::size_t>(w * h) - buf.size());
+  for (std::size_t i = 1; i < rest.size(); ++i)
+    EXPECT_GE(predicted_count(rest[i - 1], known.data(), w, h, 1000),
+              predicted_count(rest[i], known.data(), w, h, 1000));
+  EXPECT_GT(rest.front() % w, 50u);
+  EXPECT_LT(rest.back() % w, 10u);
+}
+
+TEST(WorkPool, PredictionIsTheLongestKnownNearby) {
+  std::vector<std::int32_t> known(100, -1);
+  known[0] = 500;  // (0, 0)
+  known[99] = 20;  // (9, 9)
+  EXPECT_EQ(predicted_count(11, known.data(), 10, 10, 1000), 500);  // (1, 1)
+  EXPECT_EQ(predicted_count(88, known.data(), 10, 10, 1000), 20);   // (8, 8)
+  EXPECT_EQ(predicted_count(7, known.data(), 10, 10, 1000), 1000);  // (7, 0): nothing known
+}
+
+}  // namespace
+}  // namespace orrery
