@@ -43,40 +43,58 @@ WorkPool::WorkPool(std::uint64_t total, bool grid, std::int64_t width, std::int6
       steps_(steps),
       known_(known) {}
 
-std::uint64_t WorkPool::remaining() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return sorted_.empty() ? total_ - given_ : sorted_.size() - sorted_next_;
+WorkPool::~WorkPool() {
+  if (sorter_.joinable()) sorter_.join();
 }
 
-void WorkPool::sort_remainder() {
+void WorkPool::settle() {
+  if (sorter_.joinable()) sorter_.join();
+}
+
+std::uint64_t WorkPool::spread(std::uint64_t q) const {
+  return grid_ ? static_cast<std::uint64_t>((static_cast<unsigned __int128>(q) * stride_) % total_)
+               : q;
+}
+
+// Sorts the positions [from, total) by prediction, without the lock; then, under it, drops what
+// was handed out meanwhile (positions [from, given_)) and switches to the sorted list.
+void WorkPool::sort_remainder(std::uint64_t from) {
   std::vector<std::pair<std::int64_t, std::uint64_t>> keyed;
-  keyed.reserve(total_ - given_);
-  for (std::uint64_t q = given_; q < total_; ++q) {
-    const std::uint64_t p = static_cast<std::uint64_t>(
-        (static_cast<unsigned __int128>(q) * stride_) % total_);
+  keyed.reserve(total_ - from);
+  for (std::uint64_t q = from; q < total_; ++q) {
+    const std::uint64_t p = spread(q);
     keyed.emplace_back(predicted_count(p, known_, width_, height_, steps_), p);
   }
   std::stable_sort(keyed.begin(), keyed.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<char> taken(total_, 0);
+  for (std::uint64_t q = from; q < given_; ++q) taken[spread(q)] = 1;
   sorted_.reserve(keyed.size());
-  for (const auto& [_, p] : keyed) sorted_.push_back(p);
+  for (const auto& [_, p] : keyed)
+    if (!taken[p]) sorted_.push_back(p);
   given_ = total_;
+  sorted_ready_ = true;
 }
 
 std::size_t WorkPool::take(std::span<std::uint64_t> out) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (grid_ && sorted_.empty() && total_ - given_ <= total_ / 4 && given_ < total_)
-    sort_remainder();
   std::size_t n = 0;
-  if (!sorted_.empty()) {
+  if (sorted_ready_) {
     while (n < out.size() && sorted_next_ < sorted_.size()) out[n++] = sorted_[sorted_next_++];
     return n;
   }
-  while (n < out.size() && given_ < total_) {
-    out[n++] = grid_ ? static_cast<std::uint64_t>(
-                           (static_cast<unsigned __int128>(given_) * stride_) % total_)
-                     : given_;
-    ++given_;
+  if (grid_ && !sorting_ && 2 * (total_ - given_) <= total_ && total_ - given_ > out.size()) {
+    sorting_ = true;
+    sorter_ = std::thread([this, from = given_] { sort_remainder(from); });
+  }
+  while (n < out.size() && given_ < total_) out[n++] = spread(given_++);
+  if (n == 0 && sorting_ && !sorted_ready_) {
+    // Everything unsorted is handed out before the sort finished: the sort holds the rest.
+    mutex_.unlock();
+    sorter_.join();
+    mutex_.lock();
+    while (n < out.size() && sorted_next_ < sorted_.size()) out[n++] = sorted_[sorted_next_++];
   }
   return n;
 }

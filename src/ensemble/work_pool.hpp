@@ -6,14 +6,16 @@
 //   stretch of the order samples the whole map evenly and all devices see the same mixture.
 // - Longest first at the end: a persistent kernel finishes when its last pixels do, and a
 //   full-length trajectory started last would keep one device busy while the others idle. So
-//   when a quarter of the pixels remains, the remainder is sorted by the longest count already
-//   known within two pixels (unknown neighbourhoods first): the last pixels handed out are the
-//   ones expected to diverge early.
+//   when half of the pixels remains, the remainder is sorted by the longest count already known
+//   within two pixels (unknown neighbourhoods first): the last pixels handed out are the ones
+//   expected to diverge early. The sort runs on a thread of its own while the devices go on
+//   taking unsorted pixels.
 // - A list of pixels is handed out as given.
 #pragma once
 
 #include <cstdint>
 #include <mutex>
+#include <thread>
 #include <span>
 #include <vector>
 
@@ -32,19 +34,27 @@ class WorkPool {
   // 0..total−1 in order (width/height/known unused).
   WorkPool(std::uint64_t total, bool grid, std::int64_t width, std::int64_t height,
            std::int64_t steps, const std::int32_t* known);
+  ~WorkPool();
+  WorkPool(const WorkPool&) = delete;
+  WorkPool& operator=(const WorkPool&) = delete;
 
   // Writes up to out.size() items; returns how many (0 when all are handed out).
   std::size_t take(std::span<std::uint64_t> out);
-  std::uint64_t remaining() const;
+  // Waits for a sort in progress (tests use it to see the sorted order deterministically).
+  void settle();
 
  private:
-  void sort_remainder();
+  std::uint64_t spread(std::uint64_t q) const;
+  void sort_remainder(std::uint64_t from);
 
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::uint64_t total_, given_ = 0, stride_;
   bool grid_;
   std::int64_t width_, height_, steps_;
   const std::int32_t* known_;
+  bool sorting_ = false;
+  std::thread sorter_;
+  bool sorted_ready_ = false;
   std::vector<std::uint64_t> sorted_;  // the remainder, longest first, once sorted
   std::size_t sorted_next_ = 0;
 };

@@ -50,17 +50,22 @@ TEST(WorkPool, HandsOutEveryItemOnce) {
   EXPECT_EQ(drain(list, 2), (std::vector<std::uint64_t>{0, 1, 2, 3, 4}));
 }
 
-TEST(WorkPool, TheLastQuarterGoesLongestFirst) {
+TEST(WorkPool, TheLastHalfGoesLongestFirst) {
   // Counts known for the pixels handed out so far; the remainder is then sorted by the longest
   // count known near each pixel, so the map ends on its expected-shortest pixels.
   const std::int64_t w = 60, h = 40;
   std::vector<std::int32_t> known(w * h, -1);
   WorkPool pool(w * h, true, w, h, 1000, known.data());
-  std::vector<std::uint64_t> buf(w * h * 3 / 4);
+  std::vector<std::uint64_t> buf(w * h / 2);
   ASSERT_EQ(pool.take(buf), buf.size());
   for (auto p : buf) known[p] = static_cast<std::int32_t>(10 * (p % w));  // longer to the right
+  // The next take starts the sort on its own thread and hands out a few unsorted pixels.
+  std::vector<std::uint64_t> first(16);
+  ASSERT_EQ(pool.take(first), first.size());
+  pool.settle();
   const auto rest = drain(pool, 16);
-  ASSERT_EQ(rest.size(), static_cast<std::size_t>(w * h) - buf.size());
+  ASSERT_EQ(rest.size(), static_cast<std::size_t>(w * h) - buf.size() - first.size());
+  for (auto p : first) EXPECT_EQ(std::count(rest.begin(), rest.end(), p), 0);
   for (std::size_t i = 1; i < rest.size(); ++i)
     EXPECT_GE(predicted_count(rest[i - 1], known.data(), w, h, 1000),
               predicted_count(rest[i], known.data(), w, h, 1000));

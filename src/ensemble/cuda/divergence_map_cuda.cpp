@@ -190,11 +190,12 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       TwinLaunch shape = twin_launch_shape(options.precision, setup.body, options.exact_gpu, d);
       if (options.gpu_blocks > 0) shape.blocks = options.gpu_blocks;
       const std::uint64_t threads = std::uint64_t(shape.blocks) * shape.threads_per_block;
-      // Entries written ahead of the claims: a full wave of the device's threads beyond those
-      // already claimed, which lasts tens of milliseconds (many polls, and the one-off sort of
-      // the pool's last quarter). The ring holds four times that, so an entry is overwritten
-      // only long after its thread has read it (the kernel checks, see `overrun`).
-      const std::uint64_t ahead = 2 * threads + 4096;
+      // Entries written ahead of the claims: every thread's next item plus a few milliseconds
+      // of work (the host polls every 0.1 ms). Little, so that pixels are taken from the pool
+      // late, when their neighbours' counts order them best. The ring holds four times that,
+      // so an entry is overwritten only long after its thread has read it (the kernel checks,
+      // see `overrun`).
+      const std::uint64_t ahead = threads + 8192;
       const std::uint64_t capacity = next_power_of_two(4 * ahead);
       DeviceFeed feed(d, capacity, list);
       std::uint64_t* ring = feed.ring.get();
