@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// The integrators by name, with their order and a one-line description, generated from the
+// coefficient tables (integrate/integrator_tables.hpp); the user guide's table
+// (docs/integrators.md) is generated from here too.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "orrery/integrate/array_stepper.hpp"
+
+namespace orrery {
+
+enum class IntegratorFamily { explicit_runge_kutta, splitting };
+
+// "explicit Runge–Kutta", "symplectic splitting".
+std::string_view family_name(IntegratorFamily family);
+
+struct IntegratorInfo {
+  std::string_view name;         // "leapfrog"
+  int order;                     // nominal order of the global error
+  std::string_view description;  // one line
+  IntegratorFamily family;
+  int force_evaluations;  // per step, once steps follow each other (first same as last counted once)
+};
+
+// Every integrator, in a fixed order: euler, symplectic-euler, midpoint, rk4, leapfrog, yoshida4.
+const std::vector<IntegratorInfo>& integrators();
+std::vector<std::string> integrator_names();
+
+// Throws ParameterError("integrator", name, "one of: euler, ...") for an unknown name.
+const IntegratorInfo& find_integrator(std::string_view name);
+
+// The integrators as a Markdown table (the one in docs/integrators.md).
+std::string integrators_markdown_table();
+
+// The array stepper of the named integrator; throws as find_integrator. Instantiated for float,
+// double and float128.
+template <class Real>
+std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name);
+
+}  // namespace orrery

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#include "orrery/integrate/integrator_registry.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "orrery/core/error.hpp"
+#include "orrery/core/float128.hpp"
+#include "orrery/integrate/integrator_tables.hpp"
+#include "orrery/integrate/rk_array_stepper.hpp"
+#include "orrery/integrate/splitting_array_stepper.hpp"
+
+namespace orrery {
+
+namespace {
+
+template <class Table>
+IntegratorInfo info_of() {
+  if constexpr (ButcherTableau<Table>)
+    return {Table::name, Table::order, Table::description, IntegratorFamily::explicit_runge_kutta,
+            Table::stages};
+  else
+    return {Table::name, Table::order, Table::description, IntegratorFamily::splitting,
+            force_evaluations_per_step<Table>()};
+}
+
+template <class... Tables>
+std::vector<IntegratorInfo> infos_of(TableList<Tables...>) {
+  return {info_of<Tables>()...};
+}
+
+}  // namespace
+
+std::string_view family_name(IntegratorFamily family) {
+  switch (family) {
+    case IntegratorFamily::explicit_runge_kutta: return "explicit Runge–Kutta";
+    case IntegratorFamily::splitting: return "symplectic splitting";
+  }
+  return "unknown";
+}
+
+const std::vector<IntegratorInfo>& integrators() {
+  static const std::vector<IntegratorInfo> all = infos_of(IntegratorTables{});
+  return all;
+}
+
+std::vector<std::string> integrator_names() {
+  std::vector<std::string> names;
+  for (const IntegratorInfo& info : integrators()) names.emplace_back(info.name);
+  return names;
+}
+
+const IntegratorInfo& find_integrator(std::string_view name) {
+  for (const IntegratorInfo& info : integrators())
+    if (info.name == name) return info;
+  throw ParameterError("integrator", std::string(name),
+                       fmt::format("one of: {}", fmt::join(integrator_names(), ", ")));
+}
+
+std::string integrators_markdown_table() {
+  std::string table =
+      "| name | family | order | force evaluations per step | description |\n"
+      "|---|---|---|---|---|\n";
+  for (const IntegratorInfo& info : integrators())
+    table += fmt::format("| `{}` | {} | {} | {} | {} |\n", info.name, family_name(info.family),
+                         info.order, info.force_evaluations, info.description);
+  return table;
+}
+
+template <class Real>
+std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name) {
+  std::unique_ptr<ArrayStepper<Real>> stepper;
+  visit_integrator(name, [&]<class Table>() {
+    if constexpr (ButcherTableau<Table>)
+      stepper = std::make_unique<RkArrayStepper<Table, Real>>();
+    else
+      stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
+  });
+  if (!stepper) find_integrator(name);  // throws the error that names the valid ones
+  return stepper;
+}
+
+template std::unique_ptr<ArrayStepper<float>> make_array_stepper<float>(std::string_view);
+template std::unique_ptr<ArrayStepper<double>> make_array_stepper<double>(std::string_view);
+template std::unique_ptr<ArrayStepper<float128>> make_array_stepper<float128>(std::string_view);
+
+}  // namespace orrery

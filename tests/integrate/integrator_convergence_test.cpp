@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+// Measured convergence order of every integrator on a Kepler orbit (e = 0.5) against the analytic
+// solution: the global error at time kEndTime, at steps h, h/2, h/4, ..., fitted as
+// log(error) = p log(h) + const by least squares; p must equal the nominal order.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "array_run.hpp"
+#include "kepler_orbit.hpp"
+#include "orrery/core/float128.hpp"
+#include "orrery/gravity/pairwise_gravity.hpp"
+#include "orrery/integrate/integrator_registry.hpp"
+#include "orrery/integrate/integrator_tables.hpp"
+
+namespace orrery {
+namespace {
+
+using test::KeplerOrbit;
+
+// Where the error is measured: a generic phase of the orbit (period 2π), between apocentre and
+// pericentre. At a symmetry point (pericentre, apocentre, whole periods from the pericentre
+// start) first-order errors can cancel: symplectic Euler then shows order 2.
+constexpr double kEndTime = 5.0;
+
+// Per integrator, the steps per orbit of the coarsest run; the fit takes it and three halvings.
+// Each range lies in the asymptotic regime (the error ratio of successive halvings within 5 % of
+// 2^p; the test prints them) and well above rounding (smallest error ≥ 10⁻¹¹, rounding ~10⁻¹³).
+struct OrderCase {
+  std::string name;
+  int coarsest_steps;
+};
+const OrderCase kOrderCases[] = {
+    {"euler", 1 << 15},   {"symplectic-euler", 1 << 12}, {"midpoint", 1 << 10},
+    {"rk4", 1 << 9},      {"leapfrog", 1 << 9},           {"yoshida4", 1 << 7},
+};
+constexpr int kHalvings = 3;
+
+// The fitted slope may differ from the nominal order by this much: in the ranges above the next
+// term of the error expansion (h^{p+1}, or h^{p+2} for the symmetric methods) changes the slope
+// by < 0.05, and a method of the wrong order is off by ≥ 1.
+constexpr double kOrderTolerance = 0.1;
+
+double fitted_slope(const std::vector<double>& h, const std::vector<double>& error) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double n = static_cast<double>(h.size());
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    const double lx = std::log(h[i]), ly = std::log(error[i]);
+    sx += lx;
+    sy += ly;
+    sxx += lx * lx;
+    sxy += lx * ly;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+double register_error(const std::string& name, int steps) {
+  const KeplerOrbit<double> orbit;
+  const double h = kEndTime / steps;
+  const PairwiseGravity<2, double> gravity{{test::kKeplerMass, test::kKeplerMass}};
+  BodyState<double, 2> s = test::kepler_bodies(orbit);
+  visit_integrator(name, [&]<class Table>() {
+    for (int i = 0; i < steps; ++i) register_step<Table>(s, h, gravity);
+  });
+  return test::kepler_error(orbit, s, steps * h);
+}
+
+double array_error(const std::string& name, int steps) {
+  const KeplerOrbit<double> orbit;
+  const double h = kEndTime / steps;
+  const double mass[2] = {test::kKeplerMass, test::kKeplerMass};
+  test::ArrayRun<double, 2> run(name, test::kepler_bodies(orbit), mass);
+  for (int i = 0; i < steps; ++i) run.step(h);
+  return test::kepler_error(orbit, run.state(), steps * h);
+}
+
+template <class ErrorOf>
+void expect_nominal_order(const OrderCase& c, ErrorOf error_of) {
+  const int order = find_integrator(c.name).order;
+  std::vector<double> h, error;
+  for (int k = 0; k <= kHalvings; ++k) {
+    const int steps = c.coarsest_steps << k;
+    h.push_back(kEndTime / steps);
+    error.push_back(error_of(c.name, steps));
+  }
+  const double slope = fitted_slope(h, error);
+  std::string ratios;
+  for (std::size_t i = 1; i < error.size(); ++i)
+    ratios += fmt::format(" {:.4f}", error[i - 1] / error[i]);
+  std::printf("%-17s order %d: fitted %.4f (errors %.3e .. %.3e, halving ratios%s)\n",
+              c.name.c_str(), order, slope, error.front(), error.back(), ratios.c_str());
+  EXPECT_NEAR(slope, order, kOrderTolerance) << c.name;
+}
+
+TEST(IntegratorConvergence, RegisterStepperOrderOnKeplerEqualsNominal) {
+  for (const OrderCase& c : kOrderCases) expect_nominal_order(c, register_error);
+}
+
+TEST(IntegratorConvergence, ArrayStepperOrderOnKeplerEqualsNominal) {
+  for (const OrderCase& c : kOrderCases) expect_nominal_order(c, array_error);
+}
+
+// float128 continues the h⁴ line where fp64 has reached its rounding floor: RK4, one unit of
+// time from the pericentre (a quarter of the way to apocentre, the fast part of the orbit),
+// array stepper and direct engine. At 16 384 steps fp64's error is rounding (≈ 5·10⁻¹⁵, above
+// its h⁴ prediction), while float128's follows C h⁴ with C from a coarse fp64 run.
+constexpr double kFloat128EndTime = 1.0;
+constexpr int kFloat128CoarseSteps = 1024;
+constexpr int kFloat128FineSteps = 16384;
+// float128's error may exceed the h⁴ extrapolation by this factor: the next term of the expansion,
+// and the fp64 rounding of the non-dyadic coefficients 1/6, 1/3 (≈ 6·10⁻¹⁷ per unit time).
+constexpr double kFloat128Slack = 3.0;
+// fp64 at the fine step must be at least this much worse than float128 (measured: ~100×).
+constexpr double kFloat128Gain = 10.0;
+
+template <class Real>
+Real array_error_at(const char* name, int steps, Real end_time) {
+  const KeplerOrbit<Real> orbit;
+  const Real h = end_time / steps;
+  const Real mass[2] = {Real(test::kKeplerMass), Real(test::kKeplerMass)};
+  test::ArrayRun<Real, 2> run(name, test::kepler_bodies(orbit), mass);
+  for (int i = 0; i < steps; ++i) run.step(h);
+  return test::kepler_error(orbit, run.state(), Real(steps) * h);
+}
+
+TEST(IntegratorConvergence, Float128ContinuesBelowDoubleRounding) {
+  const double coarse = array_error_at<double>("rk4", kFloat128CoarseSteps, kFloat128EndTime);
+  const double fine64 = array_error_at<double>("rk4", kFloat128FineSteps, kFloat128EndTime);
+  const double fine128 = static_cast<double>(
+      array_error_at<float128>("rk4", kFloat128FineSteps, float128(kFloat128EndTime)));
+  const double predicted = coarse * std::pow(double(kFloat128CoarseSteps) / kFloat128FineSteps, 4);
+  std::printf("rk4 at %d steps: fp64 %.3e, float128 %.3e, C h^4 %.3e\n", kFloat128FineSteps, fine64,
+              fine128, predicted);
+  EXPECT_LE(fine128, kFloat128Slack * predicted);
+  EXPECT_GE(fine64, kFloat128Gain * fine128);
+}
+
+}  // namespace
+}  // namespace orrery

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// The registry: names, orders and costs as the tables define them; unknown names refused with
+// the valid ones; every array stepper constructible in every precision; the coefficient tables'
+// own conditions; and the user guide's table generated from the registry.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "orrery/core/error.hpp"
+#include "orrery/core/float128.hpp"
+#include "orrery/integrate/integrator_registry.hpp"
+#include "orrery/integrate/integrator_tables.hpp"
+
+namespace orrery {
+namespace {
+
+TEST(IntegratorRegistry, ListsEveryIntegratorWithOrderAndCost) {
+  struct Expected {
+    const char* name;
+    int order;
+    IntegratorFamily family;
+    int force_evaluations;
+  };
+  const std::vector<Expected> expected = {
+      {"euler", 1, IntegratorFamily::explicit_runge_kutta, 1},
+      {"symplectic-euler", 1, IntegratorFamily::splitting, 1},
+      {"midpoint", 2, IntegratorFamily::explicit_runge_kutta, 2},
+      {"rk4", 4, IntegratorFamily::explicit_runge_kutta, 4},
+      {"leapfrog", 2, IntegratorFamily::splitting, 1},
+      {"yoshida4", 4, IntegratorFamily::splitting, 3},
+  };
+  ASSERT_EQ(integrators().size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const IntegratorInfo& info = integrators()[i];
+    EXPECT_EQ(info.name, expected[i].name);
+    EXPECT_EQ(info.order, expected[i].order) << info.name;
+    EXPECT_EQ(info.family, expected[i].family) << info.name;
+    EXPECT_EQ(info.force_evaluations, expected[i].force_evaluations) << info.name;
+    EXPECT_FALSE(info.description.empty()) << info.name;
+    EXPECT_EQ(info.description.find('\n'), std::string_view::npos) << info.name;
+    EXPECT_EQ(&find_integrator(info.name), &info);
+  }
+}
+
+TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
+  try {
+    find_integrator("rk45");
+    FAIL() << "no error";
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "integrator");
+    EXPECT_EQ(e.value(), "rk45");
+    EXPECT_EQ(e.accepted(), "one of: euler, symplectic-euler, midpoint, rk4, leapfrog, yoshida4");
+  }
+  EXPECT_THROW(make_array_stepper<double>("leapfrog2"), ParameterError);
+  EXPECT_THROW(make_array_stepper<float>(""), ParameterError);
+}
+
+TEST(IntegratorRegistry, MakesEveryArrayStepperInEveryPrecision) {
+  for (const std::string& name : integrator_names()) {
+    EXPECT_NE(make_array_stepper<float>(name), nullptr) << name;
+    EXPECT_NE(make_array_stepper<double>(name), nullptr) << name;
+    EXPECT_NE(make_array_stepper<float128>(name), nullptr) << name;
+  }
+}
+
+// Consistency of every table: Σb = 1 and c_i = Σ_j a_ij; Σ drifts = Σ kicks = 1 exactly.
+template <class Table>
+void expect_consistent() {
+  if constexpr (ButcherTableau<Table>) {
+    double b = 0;
+    for (int i = 0; i < Table::stages; ++i) {
+      b += Table::b(i);
+      double row = 0;
+      for (int j = 0; j < i; ++j) row += Table::a(i, j);
+      EXPECT_EQ(row, Table::c(i)) << Table::name << " row " << i;
+    }
+    // RK4's 1/6 and 1/3 are rounded, so its weights sum to 1 only to rounding.
+    EXPECT_DOUBLE_EQ(b, 1.0) << Table::name;
+  } else {
+    double drift = 0, kick = 0;
+    for (const SplitOp& op : Table::ops) (op.kind == SplitKind::drift ? drift : kick) += op.coefficient;
+    EXPECT_EQ(drift, 1.0) << Table::name;
+    EXPECT_EQ(kick, 1.0) << Table::name;
+  }
+}
+
+TEST(IntegratorRegistry, TablesAreConsistent) {
+  [&]<class... Tables>(TableList<Tables...>) {
+    (expect_consistent<Tables>(), ...);
+  }(IntegratorTables{});
+}
+
+// Yoshida's order conditions: 2 w1 + w0 = 1 exactly, 2 w1³ + w0³ = 0 to the rounding of w1, and
+// w1 the double nearest 1/(2 − 2^{1/3}).
+TEST(IntegratorRegistry, YoshidaCoefficientsMeetTheOrderConditions) {
+  EXPECT_EQ(2 * yoshida::w1 + yoshida::w0, 1.0);
+  const float128 w1 = yoshida::w1, w0 = yoshida::w0;
+  EXPECT_LT(fabsq(2 * w1 * w1 * w1 + w0 * w0 * w0), 1e-15);
+  const float128 exact = 1 / (2 - cbrtq(float128(2)));
+  EXPECT_LE(fabsq(w1 - exact), float128(std::ldexp(1.0, -53)));
+}
+
+// docs/integrators.md holds the registry's table as generated; regenerate it from the expected
+// text printed below when an integrator is added or changed.
+TEST(IntegratorRegistry, DocsPageHoldsTheGeneratedTable) {
+  std::ifstream in(std::string(ORRERY_DOCS_DIR) + "/integrators.md");
+  ASSERT_TRUE(in) << "docs/integrators.md missing";
+  std::stringstream page;
+  page << in.rdbuf();
+  const std::string text = page.str();
+  const std::string table = integrators_markdown_table();
+  const std::size_t at = text.find(table);
+  // The whole table: a blank line before it, and no further row after it.
+  const bool whole = at != std::string::npos && at >= 2 && text.compare(at - 2, 2, "\n\n") == 0 &&
+                     (at + table.size() == text.size() || text[at + table.size()] != '|');
+  EXPECT_TRUE(whole) << "docs/integrators.md must contain exactly this table:\n" << table;
+}
+
+}  // namespace
+}  // namespace orrery
