@@ -65,7 +65,8 @@ double instructions_per_second_once() {
   const V a = splat(T(0.9990234375)), b = splat(T(0.0009765625));
   const long iterations = 20'000'000;
   const auto t0 = std::chrono::steady_clock::now();
-  for (long i = 0; i < iterations; ++i) step_all(a, b, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11);
+  for (long i = 0; i < iterations; ++i)
+    step_all(a, b, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   volatile T sink = lane0(x0) + lane0(x1) + lane0(x2) + lane0(x3) + lane0(x4) + lane0(x5) +
                     lane0(x6) + lane0(x7) + lane0(x8) + lane0(x9) + lane0(x10) + lane0(x11);

@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: MIT
-// The direct CPU engine against a plain loop in quadruple precision, for every instruction-set
-// variant this CPU runs and every precision:
+// The direct CPU engine against a plain double loop in higher precision (long double for fp32
+// and fp64, float128 for float128), for every instruction-set variant this CPU runs and every
+// precision:
 //   a_i = G Σ_{j≠i} m_j (x_j − x_i) / (|x_j − x_i|² + ε_ij²)^{3/2},   ε_ij² = (ε_i² + ε_j²)/2,
 //   U   = −G Σ_{i<j} m_i m_j / (|x_j − x_i|² + ε_ij²)^{1/2}.
 // Tolerances are error bounds of the computation, never fitted to what a run happened to give:
 // a term's roundings are bounded as in N. J. Higham, Accuracy and Stability of Numerical
 // Algorithms (2nd ed., 2002), §3; a sum of n terms by the probabilistic bound λ√n·u·Σ|term|
-// of N. J. Higham and T. Mary, SIAM J. Sci. Comput. 41(5), A2815 (2019), Theorem 2.4, which
-// holds with probability ≥ 1 − 2n·exp(−λ²/2) per sum (the worst case, n·u·Σ|term|, is
+// of N. J. Higham and T. Mary, "A new approach to probabilistic rounding error analysis",
+// SIAM J. Sci. Comput. 41(5), A2815 (2019), which holds with probability of about
+// 1 − 2n·exp(−λ²/2) or more per sum, for rounding errors independent and of mean zero (the worst case, n·u·Σ|term|, is
 // 5 to 30 times looser at these N).
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <set>
 #include <string>
@@ -225,7 +227,7 @@ struct RealNames {
 using Reals = ::testing::Types<float, double, float128>;
 TYPED_TEST_SUITE(DirectEngineTest, Reals, RealNames);
 
-TYPED_TEST(DirectEngineTest, MatchesQuadReferenceLoop) {
+TYPED_TEST(DirectEngineTest, MatchesReferenceLoop) {
   using Real = TypeParam;
   for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{3}, large_n<Real>()})
     for (Softening soft : {Softening::none, Softening::global, Softening::per_particle}) {
@@ -236,8 +238,8 @@ TYPED_TEST(DirectEngineTest, MatchesQuadReferenceLoop) {
                      std::to_string(static_cast<int>(soft)) + ", kernel '" + kernel + "'");
         const Result<Real> r = run_direct<Real>(sys, kernel, 2);
         expect_close_to_reference(r.a, ref, n);
-        const double energy_tol =
-            kEnergyRoundings * (kEnergyRoundoff<Real> + kRefRoundoff<Real>) * std::fabs(double(ref.energy));
+        const double energy_tol = kEnergyRoundings * (kEnergyRoundoff<Real> + kRefRoundoff<Real>) *
+                                  std::fabs(double(ref.energy));
         EXPECT_NEAR(r.energy, static_cast<double>(ref.energy), energy_tol);
         if (n == 1) {
           EXPECT_EQ(r.a, std::vector<Real>(3, Real(0)));
@@ -247,7 +249,7 @@ TYPED_TEST(DirectEngineTest, MatchesQuadReferenceLoop) {
     }
 }
 
-TYPED_TEST(DirectEngineTest, MatchesQuadReferenceLoopOverSeveralTiles) {
+TYPED_TEST(DirectEngineTest, MatchesReferenceLoopOverSeveralTiles) {
   using Real = TypeParam;
   if constexpr (std::is_same_v<Real, float128>) GTEST_SKIP() << "one scalar loop, no tiles";
   const std::size_t n = tiled_n<Real>();
@@ -278,7 +280,8 @@ TYPED_TEST(DirectEngineTest, ConservesMomentumToRounding) {
       scale += m[i] * norm_at(r.a, n, i);
       bound_sum += m[i] * ref.abs_sum[i];
     }
-    const double imbalance = static_cast<double>(sqrtq(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) / scale);
+    const double imbalance =
+        static_cast<double>(sqrtq(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) / scale);
     const double bound = (kTermRoundings + kLambda * std::sqrt(static_cast<double>(n))) *
                          (kUnitRoundoff<Real> + kRefRoundoff<Real>) *
                          static_cast<double>(bound_sum / scale);

@@ -33,7 +33,8 @@ double worst_relative_error(double seed_error) {
     const float128 exact_rsqrt = 1 / sqrtq(static_cast<float128>(r2));
     // Estimates at (just inside) either end of the promised error.
     for (double sign : {-1.0, 1.0}) {
-      const Real y0 = static_cast<Real>(exact_rsqrt * (1 + static_cast<float128>(sign * seed_error)));
+      const Real y0 =
+          static_cast<Real>(exact_rsqrt * (1 + static_cast<float128>(sign * seed_error)));
       const Real k = mass_over_cube_refined<Terms>(r2, y0, m);
       const float128 exact = static_cast<float128>(m) * exact_rsqrt * exact_rsqrt * exact_rsqrt;
       const double rel = static_cast<double>(fabsq((static_cast<float128>(k) - exact) / exact));

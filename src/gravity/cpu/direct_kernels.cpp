@@ -52,9 +52,9 @@ const DirectKernel& choose_direct_kernel(const std::string& name) {
     if (!name.empty() && name != k.name) continue;
     if (k.supported()) return k;
     if (!name.empty())
-      throw ParameterError(
-          "cpu-kernel", name,
-          fmt::format("a kernel this CPU runs: {}", fmt::join(supported_cpu_engine_kernel_names(), ", ")));
+      throw ParameterError("cpu-kernel", name,
+                           fmt::format("a kernel this CPU runs: {}",
+                                       fmt::join(supported_cpu_engine_kernel_names(), ", ")));
   }
   throw ParameterError("cpu-kernel", name,
                        fmt::format("one of: {}", fmt::join(cpu_engine_kernel_names(), ", ")));
