@@ -17,6 +17,9 @@ struct EngineOptions {
   double g = 1.0;          // gravitational constant in the run's units
   double softening = 0.0;  // global ε, used when particles carry none
   int threads = 0;         // CPU threads (0: all)
+  // Instruction-set variant of a CPU engine: "" the widest this CPU runs, else one of
+  // cpu_engine_kernel_names(). Variants may differ in the last bits (docs/gravity-cpu.md).
+  std::string cpu_kernel;
 };
 
 // Throws ParameterError("engine", name, the valid names) for an unknown name.
@@ -24,5 +27,10 @@ template <class Real>
 std::unique_ptr<ForceEngine<Real>> make_force_engine(std::string_view name,
                                                      const EngineOptions& options);
 std::vector<std::string> force_engine_names();
+
+// CPU engines' instruction-set variants compiled into this build (widest first), and those this
+// CPU runs.
+std::vector<std::string> cpu_engine_kernel_names();
+std::vector<std::string> supported_cpu_engine_kernel_names();
 
 }  // namespace orrery
