@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#include "orrery/io/particle_file.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "orrery/core/error.hpp"
+#include "orrery/scenes/dynamical_time.hpp"
+
+namespace orrery {
+
+namespace {
+
+// HDF5's format signature, at the start of every file without a user block.
+bool has_hdf5_signature(const std::filesystem::path& path) {
+  static constexpr std::array<char, 8> kSignature{'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+  std::array<char, 8> head{};
+  std::ifstream in(path, std::ios::binary);
+  in.read(head.data(), head.size());
+  return in.gcount() == 8 && head == kSignature;
+}
+
+void require_attribute(const std::string& where, double x, bool positive) {
+  if (std::isnan(x)) return;  // absent
+  if (!std::isfinite(x) || (positive ? !(x > 0.0) : !(x >= 0.0)))
+    throw ParameterError(where, fmt::format("{}", x),
+                         positive ? "a finite number > 0" : "a finite number >= 0");
+}
+
+}  // namespace
+
+InitialConditions read_particle_file(const std::filesystem::path& path, const std::string& group) {
+  const std::string file = path.string();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(fmt::format("'{}' is not a readable file", file));
+
+  InitialConditions ic;
+  ic.scene = "file";
+  ic.frame = "as in the file";
+  ic.parameters = {{"input", file}};
+  if (has_hdf5_signature(path)) {
+    HdfParticles h = read_particle_hdf5(path, group);
+    require_attribute(fmt::format("{}:{} attribute 'G'", file, h.group), h.g, true);
+    require_attribute(fmt::format("{}:{} attribute 'softening'", file, h.group), h.softening,
+                      false);
+    ic.particles = std::move(h.particles);
+    ic.g = std::isnan(h.g) ? 1.0 : h.g;
+    ic.softening = std::isnan(h.softening) ? 0.0 : h.softening;
+    ic.units = h.units.empty()
+                   ? (std::isnan(h.g) ? "G = 1 (the file gives no G)" : "as in the file")
+                   : h.units;
+    ic.parameters.emplace_back("input-group", h.group);
+  } else {
+    if (!group.empty())
+      throw ParameterError("input-group", group,
+                           fmt::format("no group: '{}' is a CSV file, groups are HDF5's", file));
+    ic.particles = read_particle_csv(path);
+    ic.g = 1.0;
+    ic.units = "G = 1 (a CSV file gives no units)";
+  }
+  if (ic.particles.size() < 2)
+    throw InputError(fmt::format("'{}': {} particle{}; a run needs at least 2", file,
+                                 ic.particles.size(), ic.particles.size() == 1 ? "" : "s"));
+  // No estimate (0) where all particles sit at one point.
+  const double t_dyn = dynamical_time(ic.particles, ic.g);
+  if (std::isfinite(t_dyn) && t_dyn > 0.0) {
+    ic.dt = power_of_two_floor(t_dyn / 100.0);
+    ic.t_end = 100.0 * t_dyn;
+  }
+  return ic;
+}
+
+}  // namespace orrery

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#include <cmath>
+#include <numbers>
+
+#include <gtest/gtest.h>
+
+#include "orrery/gravity/diagnostics.hpp"
+#include "orrery/scenes/two_galaxies.hpp"
+
+namespace orrery {
+namespace {
+
+// Sums of ~10³ terms in double: relative rounding well below 10⁻¹².
+constexpr double kRoundingTolerance = 1e-12;
+// The disk stands 1 % of its radius thick and its stars' own angular momentum has a matching
+// tilt: a degree covers it.
+constexpr double kSpinAxisTolerance = 1.0 * std::numbers::pi / 180.0;
+
+Particles<double> part(const Particles<double>& p, std::size_t begin, std::size_t end) {
+  Particles<double> q;
+  for (std::size_t i = begin; i < end; ++i) {
+    q.x.push_back(p.x[i]);
+    q.y.push_back(p.y[i]);
+    q.z.push_back(p.z[i]);
+    q.vx.push_back(p.vx[i]);
+    q.vy.push_back(p.vy[i]);
+    q.vz.push_back(p.vz[i]);
+    q.mass.push_back(p.mass[i]);
+    q.id.push_back(p.id[i]);
+  }
+  return q;
+}
+
+double angle(const Vec3d& a, const Vec3d& b) {
+  const double c =
+      (a.x * b.x + a.y * b.y + a.z * b.z) / (std::hypot(a.x, a.y, a.z) * std::hypot(b.x, b.y, b.z));
+  return std::acos(std::min(1.0, c));
+}
+
+// Spin of a galaxy about its own centre of mass.
+Vec3d spin(const Particles<double>& g) {
+  const Diagnostics d = diagnostics_of(g, 0.0, 0.0);
+  // L about the origin = spin + X × P.
+  const Vec3d& x = d.com_position;
+  const Vec3d& p = d.momentum;
+  return d.angular_momentum -
+         Vec3d{x.y * p.z - x.z * p.y, x.z * p.x - x.x * p.z, x.x * p.y - x.y * p.x};
+}
+
+TEST(SceneTwoGalaxies, TheCourseCase) {
+  TwoGalaxiesParams params;
+  params.n = 2001;
+  const InitialConditions ic = make_two_galaxies(params);
+  const auto& p = ic.particles;
+  ASSERT_EQ(p.size(), 2001u);
+  EXPECT_EQ(ic.g, 6.67384e-11);
+  EXPECT_EQ(ic.softening, 1e19);  // H/100 with H = 10²¹ m
+  EXPECT_EQ(ic.dt, 1e5 * 365.25 * 86400);
+  for (std::size_t i = 0; i < p.size(); ++i) EXPECT_EQ(p.id[i], i);
+
+  const Diagnostics all = diagnostics_of(p, 0.0, 0.0);
+  EXPECT_NEAR(all.mass, 4e42, kRoundingTolerance * 4e42);
+  EXPECT_LE(std::hypot(all.com_position.x, all.com_position.y, all.com_position.z),
+            kRoundingTolerance * 1e21);
+  EXPECT_LE(std::hypot(all.momentum.x, all.momentum.y, all.momentum.z),
+            kRoundingTolerance * all.momentum_scale);
+
+  const auto first = part(p, 0, 1001), second = part(p, 1001, 2001);
+  const Diagnostics g1 = diagnostics_of(first, 0.0, 0.0), g2 = diagnostics_of(second, 0.0, 0.0);
+  EXPECT_NEAR(g1.mass, 2e42, kRoundingTolerance * 2e42);
+  EXPECT_NEAR(g2.mass, 2e42, kRoundingTolerance * 2e42);
+  // Approach at 350 km/s along x, centres 2·10²¹ m apart along x and 5·10²⁰ m across.
+  const Vec3d dv = g1.com_velocity - g2.com_velocity;
+  EXPECT_NEAR(dv.x, 3.5e5, kRoundingTolerance * 3.5e5);
+  EXPECT_NEAR(std::hypot(dv.y, dv.z), 0.0, kRoundingTolerance * 3.5e5);
+  const Vec3d dx = g2.com_position - g1.com_position;
+  EXPECT_NEAR(dx.x, 2e21, kRoundingTolerance * 2e21);
+  EXPECT_NEAR(dx.y, 5e20, kRoundingTolerance * 2e21);
+
+  // Each galaxy 10²¹ m across: stars within 5·10²⁰ m of its centre (plus half the thickness
+  // and the central body's small offset from the centre of mass), and reaching near the edge.
+  for (const auto* g : {&first, &second}) {
+    const Diagnostics d = diagnostics_of(*g, 0.0, 0.0);
+    double r_max = 0.0;
+    for (std::size_t i = 1; i < g->size(); ++i)
+      r_max = std::max(r_max, std::hypot(g->x[i] - g->x[0], g->y[i] - g->y[0], g->z[i] - g->z[0]));
+    EXPECT_LE(r_max, std::hypot(5e20, 2.5e18) * (1 + kRoundingTolerance));
+    EXPECT_GT(r_max, 0.98 * 5e20);
+    EXPECT_NEAR(g->mass[0], 0.5 * 2e42, kRoundingTolerance * 2e42);
+    (void)d;
+  }
+
+  // Galaxy 1 spins along +z (prograde with the orbit, whose L is along +z); galaxy 2 is tilted
+  // by 60° about the x axis.
+  EXPECT_LT(angle(spin(first), {0, 0, 1}), kSpinAxisTolerance);
+  EXPECT_LT(
+      angle(spin(second), {0, -std::sin(std::numbers::pi / 3), std::cos(std::numbers::pi / 3)}),
+      kSpinAxisTolerance);
+}
+
+TEST(SceneTwoGalaxies, TiltIsExactForQuadrants) {
+  for (double tilt : {-135.0, 90.0, 180.0, 17.0}) {
+    TwoGalaxiesParams params;
+    params.n = 200;
+    params.tilt = tilt;
+    const InitialConditions ic = make_two_galaxies(params);
+    const auto second = part(ic.particles, 100, 200);
+    const double t = tilt * std::numbers::pi / 180.0;
+    EXPECT_LT(angle(spin(second), {0, -std::sin(t), std::cos(t)}), kSpinAxisTolerance) << tilt;
+  }
+}
+
+}  // namespace
+}  // namespace orrery
