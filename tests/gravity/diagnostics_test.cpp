@@ -37,7 +37,7 @@ Particles<Real> two_bodies() {
 
 TEST(Diagnostics, TwoBodiesByHand) {
   const auto p = two_bodies<double>();
-  auto engine = make_force_engine<double>("direct", EngineOptions{1.0, 0.0, 1});
+  auto engine = make_force_engine<double>("direct", EngineOptions{.g = 1.0, .softening = 0.0, .threads = 1});
   const Diagnostics d = diagnostics_of(p, *engine, 2.5);
   EXPECT_EQ(d.time, 2.5);
   EXPECT_EQ(d.mass, 3.0);
@@ -134,7 +134,7 @@ TEST(Diagnostics, SamePhysicsInEveryPrecision) {
     EXPECT_EQ(x->momentum_scale, d.momentum_scale);
     EXPECT_EQ(x->rms_radius, d.rms_radius);
   }
-  auto engine = make_force_engine<float128>("direct", EngineOptions{1.0, 0.0, 1});
+  auto engine = make_force_engine<float128>("direct", EngineOptions{.g = 1.0, .softening = 0.0, .threads = 1});
   EXPECT_NEAR(potential_energy(two_bodies<float128>(), *engine), -4.0 / 3.0, kRoundingTolerance);
 }
 

@@ -16,9 +16,13 @@ namespace orrery::test {
 template <class Real, int N>
 class ArrayRun {
  public:
+  // `cpu_kernel` "generic" gives the engine the exact pair factor of the plain loop (the
+  // register steppers' arithmetic); "" takes the fastest the CPU runs.
   ArrayRun(std::string_view integrator, const BodyState<Real, N>& s, const Real (&mass)[N],
-           double g = 1.0)
-      : engine_(make_force_engine<Real>("direct", EngineOptions{g, 0.0, 1})),
+           double g = 1.0, std::string cpu_kernel = "")
+      : engine_(make_force_engine<Real>(
+            "direct", EngineOptions{.g = g, .softening = 0.0, .threads = 1,
+                                    .cpu_kernel = std::move(cpu_kernel)})),
         stepper_(make_array_stepper<Real>(integrator)) {
     engine_->set_bodies(std::vector<Real>(mass, mass + N), {});
     x_ = engine_->allocate(3 * N);

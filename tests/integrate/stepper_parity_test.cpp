@@ -62,7 +62,7 @@ TYPED_TEST(RegisterArrayParity, RegisterAndArrayStepperGiveTheSameBits) {
   const Real h(0.01);
   for (const std::string& name : integrator_names()) {
     const BodyState<Real, 3> expected = register_run(name, three_bodies<Real>(), h, gravity, kSteps);
-    test::ArrayRun<Real, 3> run(name, three_bodies<Real>(), mass);
+    test::ArrayRun<Real, 3> run(name, three_bodies<Real>(), mass, 1.0, "generic");
     for (int i = 0; i < kSteps; ++i) run.step(h);
     expect_same_bits(run.state(), expected, name);
     // The state moved: equality of unchanged states would prove nothing.

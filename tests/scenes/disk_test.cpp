@@ -82,7 +82,7 @@ TEST(SceneDisk, CentripetalAccelerationMatchesGravity) {
   const InitialConditions ic = make_disk(params);
   const auto& p = ic.particles;
   const std::size_t n = p.size();
-  auto engine = make_force_engine<double>("direct", EngineOptions{ic.g, ic.softening, 0});
+  auto engine = make_force_engine<double>("direct", EngineOptions{.g = ic.g, .softening = ic.softening, .threads = 0});
   engine->set_bodies(p.mass, p.softening);
   std::vector<double> host(3 * n);
   for (std::size_t i = 0; i < n; ++i) {

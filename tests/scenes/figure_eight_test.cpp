@@ -37,7 +37,7 @@ TEST(SceneFigureEight, SimosInitialData) {
 
 TEST(SceneFigureEight, EnergyAndZeroAngularMomentum) {
   const InitialConditions ic = make_figure_eight({});
-  auto engine = make_force_engine<double>("direct", EngineOptions{ic.g, ic.softening, 1});
+  auto engine = make_force_engine<double>("direct", EngineOptions{.g = ic.g, .softening = ic.softening, .threads = 1});
   const Diagnostics d = diagnostics_of(ic.particles, *engine, 0.0);
   EXPECT_NEAR(d.energy_total, kEnergyOfTheData, kRoundingTolerance);
   EXPECT_NEAR(d.energy_total, kPublishedEnergy, kPublishedDigit);

@@ -33,7 +33,7 @@ Orbit orbit_of(const Particles<double>& p, double potential) {
 }
 
 TEST(SceneKepler, EnergyAndEccentricityFromTheState) {
-  auto engine = make_force_engine<double>("direct", EngineOptions{1.0, 0.0, 1});
+  auto engine = make_force_engine<double>("direct", EngineOptions{.g = 1.0, .softening = 0.0, .threads = 1});
   for (double e : {0.0, 0.3, 0.5, 0.9, 0.99}) {
     KeplerParams params;
     params.eccentricity = e;

@@ -94,7 +94,7 @@ TEST_F(PlummerLarge, LagrangianRadiiWithinSamplingNoise) {
 
 TEST_F(PlummerLarge, VirialRatioAndEnergyWithinSamplingNoise) {
   const auto& p = ic_->particles;
-  auto engine = make_force_engine<double>("direct", EngineOptions{1.0, 0.0, 0});
+  auto engine = make_force_engine<double>("direct", EngineOptions{.g = 1.0, .softening = 0.0, .threads = 0});
   const Diagnostics d = diagnostics_of(p, *engine, 0.0);
 
   // Sampling noise, from the sample itself. K = ½ Σ m v²: σ_K/K = sd(v²)/mean(v²)/√N.

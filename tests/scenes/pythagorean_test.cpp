@@ -17,7 +17,7 @@ constexpr double kUlps = 4.0;
 
 TEST(ScenePythagorean, EnergyIsMinus769Over60) {
   const InitialConditions ic = make_pythagorean({});
-  auto engine = make_force_engine<double>("direct", EngineOptions{ic.g, ic.softening, 1});
+  auto engine = make_force_engine<double>("direct", EngineOptions{.g = ic.g, .softening = ic.softening, .threads = 1});
   const Diagnostics d = diagnostics_of(ic.particles, *engine, 0.0);
   const double exact = -769.0 / 60.0;
   EXPECT_EQ(d.energy_kinetic, 0.0);
