@@ -17,5 +17,6 @@ class Command {
 };
 
 std::unique_ptr<Command> make_map_command(CLI::App& parent);
+std::unique_ptr<Command> make_sim_command(CLI::App& parent);
 
 }  // namespace orrery::cli

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::vector<std::unique_ptr<cli::Command>> commands;
   commands.push_back(cli::make_map_command(app));
+  commands.push_back(cli::make_sim_command(app));
 
   try {
     app.parse(argc, argv);

@@ -88,6 +88,24 @@ Handle open_file(const std::string& path) {
   return f;
 }
 
+Handle open_file_rw(const std::string& path) {
+  silence_hdf5();
+  if (H5Fis_hdf5(path.c_str()) <= 0)
+    throw InputError(fmt::format("'{}' is not a readable HDF5 file", path));
+  Handle f(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+  if (!f) throw InputError(fmt::format("cannot open HDF5 file '{}' for writing", path));
+  return f;
+}
+
+void flush(hid_t file) {
+  if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) fail(fmt::format("cannot flush {}", object_name(file)));
+}
+
+void remove(hid_t parent, const std::string& name) {
+  if (H5Ldelete(parent, name.c_str(), H5P_DEFAULT) < 0)
+    fail(fmt::format("cannot remove '{}' from {}", name, object_name(parent)));
+}
+
 Handle create_group(hid_t parent, const std::string& name) {
   Handle g(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
   if (!g) fail(fmt::format("cannot create group '{}' in {}", name, object_name(parent)));

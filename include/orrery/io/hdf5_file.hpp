@@ -33,6 +33,9 @@ class Handle {
 
 Handle create_file(const std::string& path);  // truncates
 Handle open_file(const std::string& path);    // read-only; throws InputError when unreadable
+Handle open_file_rw(const std::string& path); // read-write; throws InputError when unreadable
+void flush(hid_t file);
+void remove(hid_t parent, const std::string& name);  // unlinks a group or dataset
 Handle create_group(hid_t parent, const std::string& name);
 Handle open_group(hid_t parent, const std::string& name);
 bool exists(hid_t parent, const std::string& name);

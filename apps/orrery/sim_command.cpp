@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+// `orrery sim`: an N-body run of a scene or a particle file, to a run file of snapshots and
+// checkpoints; --resume continues it.
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cli_params.hpp"
+#include "command.hpp"
+#include "orrery/core/error.hpp"
+#include "orrery/gravity/engines.hpp"
+#include "orrery/integrate/integrator_registry.hpp"
+#include "orrery/io/config_file.hpp"
+#include "orrery/io/sim_job.hpp"
+#include "orrery/scenes/scene_registry.hpp"
+#include "progress_line.hpp"
+
+namespace orrery::cli {
+
+namespace {
+
+std::string list_text() {
+  std::string out = "Scenes (parameters with their defaults):\n\n" + scene_list_text();
+  out += "\nIntegrators:\n\n";
+  for (const auto& i : integrators())
+    out += fmt::format("  {:<17} order {}  {:<22} {}\n", i.name, i.order,
+                       family_name(i.family), i.description);
+  out += "\nEngines:\n\n";
+  for (const auto& e : force_engine_names()) out += "  " + e + "\n";
+  return out;
+}
+
+class SimCommand final : public Command {
+ public:
+  explicit SimCommand(CLI::App& parent)
+      : app_(parent.add_subcommand(
+            "sim", "N-body simulation of a scene or a particle file: snapshots, diagnostics, "
+                   "checkpoints")),
+        params_(*app_, sim_job_fields(), SimJob{}),
+        scene_specs_(scene_parameter_specs()),
+        scene_values_(scene_specs_.size()) {
+    for (std::size_t i = 0; i < scene_specs_.size(); ++i) {
+      const ParamSpec& s = scene_specs_[i];
+      scene_options_.push_back(
+          app_->add_option("--" + s.name, scene_values_[i], "scene parameter: " + s.help)
+              ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast));
+    }
+    app_->add_flag("--list", list_, "list scenes, integrators and engines, then exit");
+    app_->add_flag("--quiet", quiet_, "no diagnostics table and no progress line");
+    app_->add_option("--config", config_, "TOML file of parameters (keys as the flags); flags "
+                                          "override it")
+        ->type_name("FILE");
+    params_.option("scene")->excludes(params_.option("input"));
+    app_->footer("Every scene parameter applies to the scenes that have it (see --list).");
+  }
+
+  CLI::App& app() override { return *app_; }
+
+  int run() override {
+    if (list_) {
+      std::fputs(list_text().c_str(), stdout);
+      return 0;
+    }
+    SimJob job;
+    if (!config_.empty()) apply_config(job);
+    params_.apply(job);
+    for (const auto& f : sim_job_fields())
+      if (params_.option(f.name)->count() > 0) job.given.push_back(f.name);
+    for (std::size_t i = 0; i < scene_specs_.size(); ++i) {
+      if (scene_options_[i]->count() == 0) continue;
+      try {
+        set_scene_value(job, scene_specs_[i].name, parse_param_text(scene_specs_[i], scene_values_[i]));
+      } catch (const ParameterError& e) {
+        throw e.renamed("--" + scene_specs_[i].name);
+      }
+    }
+
+    ProgressLine progress(quiet_, "sim: steps", "steps");
+    SimObserver observer;
+    bool header = false;
+    if (!quiet_)
+      observer.snapshot = [&](std::int64_t index, const Diagnostics& now, const Drift& drift) {
+        progress.finish();
+        if (!header) {
+          std::fputs(fmt::format("{:>8}{}\n", "snapshot", diagnostics_table_header()).c_str(),
+                     stdout);
+          header = true;
+        }
+        std::fputs(fmt::format("{:>8}{}\n", index, diagnostics_table_row(now, drift)).c_str(),
+                   stdout);
+        std::fflush(stdout);
+      };
+    if (progress.enabled())
+      observer.progress = [&](const SimProgress& p) {
+        progress.update(p.steps_done, p.steps_total,
+                        p.seconds > 0 ? static_cast<double>(p.steps_done) / p.seconds : 0.0,
+                        p.seconds);
+      };
+    const SimOutcome outcome = run_simulation(job, observer);
+    progress.finish();
+    if (!quiet_)
+      fmt::print("orrery sim: {} steps to t = {}; {} snapshots in {}{}\n", outcome.steps,
+                 outcome.time, outcome.snapshots, job.out,
+                 outcome.stopped_early ? " (stopped by --stop-after; --resume continues)" : "");
+    return 0;
+  }
+
+ private:
+  static void set_scene_value(SimJob& job, const std::string& name, ParamValue value) {
+    for (auto& [n, v] : job.scene_settings)
+      if (n == name) {
+        v = std::move(value);
+        return;
+      }
+    job.scene_settings.emplace_back(name, std::move(value));
+  }
+
+  void apply_config(SimJob& job) {
+    std::vector<const ParamSpec*> specs;
+    for (const auto& f : sim_job_fields()) specs.push_back(&f);
+    for (const auto& s : scene_specs_) specs.push_back(&s);
+    for (const auto& e : read_config_file(config_, specs)) {
+      const auto* f = find_field(sim_job_fields(), e.spec->name);
+      try {
+        if (f) {
+          f->set(job, e.value);
+          job.given.push_back(f->name);
+        } else {
+          set_scene_value(job, e.spec->name, e.value);
+        }
+      } catch (const ParameterError& err) {
+        throw err.renamed(e.where);
+      }
+    }
+  }
+
+  CLI::App* app_;
+  CliParams<SimJob> params_;
+  std::vector<ParamSpec> scene_specs_;
+  std::vector<std::string> scene_values_;
+  std::vector<CLI::Option*> scene_options_;
+  bool list_ = false;
+  bool quiet_ = false;
+  std::string config_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_sim_command(CLI::App& parent) {
+  return std::make_unique<SimCommand>(parent);
+}
+
+}  // namespace orrery::cli

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// `orrery sim` as a user meets it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "orrery/io/run_file.hpp"
+#include "run_cli.hpp"
+
+namespace orrery {
+namespace {
+
+using test::run_cli;
+
+TEST(SimCli, RunsAScenePrintsTheTableAndResumes) {
+  test::TempDir dir;
+  const auto r = run_cli({"sim", "--scene", "kepler", "--eccentricity", "0.3", "--dt", "0.01",
+                          "--t-end", "2", "--every", "50", "--out", "run.h5"},
+                         dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("drift E"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("200 steps to t = 2"), std::string::npos) << r.out;
+  const auto more = run_cli({"sim", "--resume", "--out", "run.h5", "--t-end", "3", "--quiet"},
+                            dir.path());
+  ASSERT_EQ(more.status, 0) << more.err;
+  EXPECT_EQ(more.out, "");
+  RunFile f(dir / "run.h5");
+  EXPECT_EQ(f.snapshots().size(), 7u);  // 0, 50, ..., 200 and 250, 300
+}
+
+TEST(SimCli, ListsScenesIntegratorsAndEngines) {
+  test::TempDir dir;
+  const auto r = run_cli({"sim", "--list"}, dir.path());
+  ASSERT_EQ(r.status, 0);
+  for (const char* s : {"plummer", "two-galaxies", "figure-eight", "--eccentricity", "yoshida4",
+                        "leapfrog", "direct"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s;
+}
+
+TEST(SimCli, RefusesBadInputWithoutTouchingFiles) {
+  test::TempDir dir;
+  test::write_text(dir / "old.h5", "previous contents");
+  test::write_text(dir / "nocol.csv", "m,x,y,z,vx,vy\n1,0,0,0,0,0\n1,1,0,0,0,0\n");
+  test::write_text(dir / "dup.csv", "id,m,x,y,z,vx,vy,vz\n3,1,0,0,0,0,0,0\n3,1,1,0,0,0,0,0\n");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--scene", "galaxy"}, "--scene: galaxy"},
+      {{"--scene", "kepler", "--integrator", "rk45"}, "--integrator: rk45"},
+      {{"--scene", "kepler", "--engine", "tree"}, "--engine: tree"},
+      {{"--scene", "plummer", "--n", "1"}, "--n: 1"},
+      {{"--scene", "kepler", "--dt", "0"}, "--dt: 0"},
+      {{"--scene", "kepler", "--dt", "nan"}, "--dt: nan"},
+      {{"--scene", "kepler", "--t-end", "-1"}, "--t-end: -1"},
+      {{"--scene", "kepler", "--precision", "fp16"}, "--precision: fp16"},
+      {{"--input", "nocol.csv"}, "nocol.csv"},
+      {{"--input", "dup.csv"}, "dup.csv"},
+      {{"--input", "missing.csv"}, "missing.csv"},
+      {{"--scene", "kepler", "--out", "old.h5"}, "--out: old.h5"},
+      {{"--scene", "kepler", "--input", "dup.csv"}, "--input"},
+  };
+  for (const auto& [args, names] : cases) {
+    std::vector<std::string> all{"sim", "--out", "new.h5"};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto r = run_cli(all, dir.path());
+    EXPECT_EQ(r.status, 2) << names << "\n" << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(names), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "new.h5")) << names;
+    EXPECT_EQ(test::read_text(dir / "old.h5"), "previous contents");
+  }
+}
+
+TEST(SimCli, ResumeRefusesAnotherScene) {
+  test::TempDir dir;
+  ASSERT_EQ(run_cli({"sim", "--scene", "kepler", "--t-end", "1", "--out", "run.h5", "--quiet"},
+                    dir.path())
+                .status,
+            0);
+  const auto r = run_cli({"sim", "--resume", "--scene", "plummer", "--out", "run.h5", "--t-end",
+                          "2"},
+                         dir.path());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--scene: plummer"), std::string::npos) << r.err;
+}
+
+TEST(SimCli, ANonFiniteStateIsARunFailure) {
+  test::TempDir dir;
+  test::write_text(dir / "p.csv", "m,x,y,z,vx,vy,vz\n1,0,0,0,0,0,0\n1,0,0,0,0,0,0\n");
+  const auto r = run_cli({"sim", "--input", "p.csv", "--dt", "0.1", "--t-end", "1", "--out",
+                          "run.h5", "--quiet"},
+                         dir.path());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("non-finite at step 1"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "run.h5"));
+}
+
+}  // namespace
+}  // namespace orrery
