@@ -48,7 +48,8 @@ WorkPool::~WorkPool() {
 }
 
 void WorkPool::settle() {
-  if (sorter_.joinable()) sorter_.join();
+  std::unique_lock<std::mutex> lock(mutex_);
+  sorted_cv_.wait(lock, [&] { return !sorting_ || sorted_ready_; });
 }
 
 std::uint64_t WorkPool::spread(std::uint64_t q) const {
@@ -75,10 +76,11 @@ void WorkPool::sort_remainder(std::uint64_t from) {
     if (!taken[p]) sorted_.push_back(p);
   given_ = total_;
   sorted_ready_ = true;
+  sorted_cv_.notify_all();
 }
 
 std::size_t WorkPool::take(std::span<std::uint64_t> out) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   std::size_t n = 0;
   if (sorted_ready_) {
     while (n < out.size() && sorted_next_ < sorted_.size()) out[n++] = sorted_[sorted_next_++];
@@ -89,11 +91,9 @@ std::size_t WorkPool::take(std::span<std::uint64_t> out) {
     sorter_ = std::thread([this, from = given_] { sort_remainder(from); });
   }
   while (n < out.size() && given_ < total_) out[n++] = spread(given_++);
-  if (n == 0 && sorting_ && !sorted_ready_) {
+  if (n == 0 && sorting_) {
     // Everything unsorted is handed out before the sort finished: the sort holds the rest.
-    mutex_.unlock();
-    sorter_.join();
-    mutex_.lock();
+    sorted_cv_.wait(lock, [&] { return sorted_ready_; });
     while (n < out.size() && sorted_next_ < sorted_.size()) out[n++] = sorted_[sorted_next_++];
   }
   return n;

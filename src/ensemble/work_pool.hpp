@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <span>
@@ -48,6 +49,7 @@ class WorkPool {
   void sort_remainder(std::uint64_t from);
 
   std::mutex mutex_;
+  std::condition_variable sorted_cv_;
   std::uint64_t total_, given_ = 0, stride_;
   bool grid_;
   std::int64_t width_, height_, steps_;

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <set>
+#include <thread>
 #include <vector>
 
 #include "ensemble/work_pool.hpp"
@@ -80,6 +82,39 @@ TEST(WorkPool, PredictionIsTheLongestKnownNearby) {
   EXPECT_EQ(predicted_count(11, known.data(), 10, 10, 1000), 500);  // (1, 1)
   EXPECT_EQ(predicted_count(88, known.data(), 10, 10, 1000), 20);   // (8, 8)
   EXPECT_EQ(predicted_count(7, known.data(), 10, 10, 1000), 1000);  // (7, 0): nothing known
+}
+
+}  // namespace
+}  // namespace orrery
+
+namespace orrery {
+namespace {
+
+TEST(WorkPool, ManyTakersGetEveryItemExactlyOnce) {
+  // As devices do: several threads take concurrently across the sort of the last half, with
+  // counts arriving meanwhile.
+  for (int round = 0; round < 20; ++round) {
+    const std::int64_t w = 97, h = 61;
+    std::vector<std::int32_t> known(w * h, -1);
+    WorkPool pool(w * h, true, w, h, 1000, known.data());
+    std::vector<std::vector<std::uint64_t>> got(4);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        std::vector<std::uint64_t> buf(1 + (t * 37 + round) % 50);
+        while (std::size_t n = pool.take(buf))
+          for (std::size_t i = 0; i < n; ++i) {
+            got[t].push_back(buf[i]);
+            std::atomic_ref<std::int32_t>(known[buf[i]]).store(static_cast<std::int32_t>(buf[i] % 500));
+          }
+      });
+    for (auto& th : threads) th.join();
+    std::vector<std::uint64_t> all;
+    for (auto& g : got) all.insert(all.end(), g.begin(), g.end());
+    std::sort(all.begin(), all.end());
+    ASSERT_EQ(all.size(), static_cast<std::size_t>(w * h)) << "round " << round;
+    for (std::size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], i) << "round " << round;
+  }
 }
 
 }  // namespace
