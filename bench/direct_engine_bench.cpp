@@ -160,13 +160,13 @@ void BM_DirectPotential(benchmark::State& state, std::string kernel, std::size_t
 }
 
 int register_all() {
-  for (const auto& kernel : supported_cpu_engine_kernel_names())
+  for (const auto& kernel : supported_cpu_kernel_names())
     benchmark::RegisterBenchmark(("direct_potential/" + kernel + "/fp64/8192/1thread").c_str(),
                                  BM_DirectPotential, kernel, std::size_t{8192})
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime()
         ->MinTime(0.5);
-  for (const auto& kernel : supported_cpu_engine_kernel_names())
+  for (const auto& kernel : supported_cpu_kernel_names())
     for (bool fp32 : {false, true})
       for (std::size_t n : {2048u, 8192u, 32768u}) {
         if (kernel == "generic" && n > 8192) continue;  // ~10 s an evaluation, nothing new

@@ -213,7 +213,7 @@ void expect_close_to_reference(const std::vector<Real>& a, const Reference& ref,
 template <class Real>
 std::vector<std::string> kernels_to_test() {
   if constexpr (std::is_same_v<Real, float128>) return {""};  // float128 is one scalar loop
-  else return supported_cpu_engine_kernel_names();
+  else return supported_cpu_kernel_names();
 }
 
 template <class Real>
@@ -416,7 +416,7 @@ TYPED_TEST(DirectEngineTest, GenericVariantIsThePlainLoopBitForBit) {
 // the AVX2 variant's fp32 estimate is 0 or ∞ and its range check must take the IEEE path.
 TEST(DirectEngine, Fp64BeyondFp32Range) {
   for (double length : {1e21, 1e-21})
-    for (const auto& kernel : supported_cpu_engine_kernel_names()) {
+    for (const auto& kernel : supported_cpu_kernel_names()) {
       SCOPED_TRACE("length " + std::to_string(length) + ", kernel " + kernel);
       System sys = random_system(101, Softening::global, 17);
       for (auto& v : sys.x) v *= length;
@@ -435,8 +435,8 @@ TEST(DirectEngine, RefusesUnknownKernel) {
   EngineOptions options;
   options.cpu_kernel = "avx1024";
   EXPECT_THROW(make_force_engine<double>("direct", options), ParameterError);
-  EXPECT_FALSE(supported_cpu_engine_kernel_names().empty());
-  EXPECT_EQ(supported_cpu_engine_kernel_names().back(), "generic");
+  EXPECT_FALSE(supported_cpu_kernel_names().empty());
+  EXPECT_EQ(supported_cpu_kernel_names().back(), "generic");
 }
 
 TEST(DirectEngine, EmptySystem) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "orrery/core/backend.hpp"
+#include "orrery/core/cpu_kernels.hpp"
 #include "orrery/core/precision.hpp"
 #include "orrery/ensemble/divergence_map_params.hpp"
 
@@ -76,8 +77,5 @@ DivergenceCounts compute_divergence_pixels(const DivergenceMapParams& params,
 bool cuda_built();
 int cuda_device_count(std::string* why = nullptr);
 
-// The CPU kernels this build has, widest first, and those this machine runs.
-std::vector<std::string> cpu_kernel_names();
-std::vector<std::string> supported_cpu_kernel_names();
 
 }  // namespace orrery

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "orrery/core/cpu_kernels.hpp"
 #include "orrery/integrate/force_engine.hpp"
 
 namespace orrery {
@@ -18,7 +19,7 @@ struct EngineOptions {
   double softening = 0.0;  // global ε, used when particles carry none
   int threads = 0;         // CPU threads (0: all)
   // Instruction-set variant of a CPU engine: "" the widest this CPU runs, else one of
-  // cpu_engine_kernel_names(). Variants may differ in the last bits (docs/gravity-cpu.md).
+  // cpu_kernel_names() (core/cpu_kernels.hpp). Variants may differ in the last bits (docs/gravity-cpu.md).
   std::string cpu_kernel;
 };
 
@@ -30,7 +31,5 @@ std::vector<std::string> force_engine_names();
 
 // CPU engines' instruction-set variants compiled into this build (widest first), and those this
 // CPU runs.
-std::vector<std::string> cpu_engine_kernel_names();
-std::vector<std::string> supported_cpu_engine_kernel_names();
 
 }  // namespace orrery

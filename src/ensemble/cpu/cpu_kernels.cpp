@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The instruction-set variants this build compiled (CMake defines ORRERY_HAVE_KERNEL_<name>),
-// each with the run-time test that the CPU can execute it.
+// The instruction-set variants of the divergence-map kernel this build compiled (CMake defines
+// ORRERY_HAVE_KERNEL_<name>); core/cpu_isa.hpp chooses among them.
 #include "twin_task_source.hpp"
 
 namespace orrery::cpu {
@@ -19,22 +19,14 @@ ORRERY_DECLARE_KERNEL(generic)
 #undef ORRERY_DECLARE_KERNEL
 
 namespace {
-#if defined(ORRERY_HAVE_KERNEL_avx512)
-bool has_avx512() { return __builtin_cpu_supports("x86-64-v4"); }
-#endif
-#if defined(ORRERY_HAVE_KERNEL_avx2)
-bool has_avx2() { return __builtin_cpu_supports("x86-64-v3"); }
-#endif
-bool always() { return true; }
-
 constexpr CpuKernel kKernels[] = {
 #if defined(ORRERY_HAVE_KERNEL_avx512)
-    {"avx512", has_avx512, avx512::run_twin_lanes},
+    {"avx512", avx512::run_twin_lanes},
 #endif
 #if defined(ORRERY_HAVE_KERNEL_avx2)
-    {"avx2", has_avx2, avx2::run_twin_lanes},
+    {"avx2", avx2::run_twin_lanes},
 #endif
-    {"generic", always, generic::run_twin_lanes},
+    {"generic", generic::run_twin_lanes},
 };
 }  // namespace
 

@@ -59,7 +59,6 @@ class TwinTaskSource {
 // returns when the source is exhausted.
 struct CpuKernel {
   const char* name;
-  bool (*supported)();
   void (*run)(const DivergenceSetup&, Precision, TwinTaskSource&);
 };
 

@@ -43,7 +43,6 @@ struct DirectKernelOps {
 
 struct DirectKernel {
   const char* name;  // "avx512", "avx2", "generic"
-  bool (*supported)();
   const DirectKernelOps* ops;
 };
 

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// The instruction sets this build compiled its CPU kernels for ("avx512", "avx2", "generic",
+// widest first: every per-ISA file of src/ is compiled for each), and those this CPU runs.
+// A kernel is chosen by name; "" takes the widest the CPU runs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace orrery {
+
+std::vector<std::string> cpu_kernel_names();
+std::vector<std::string> supported_cpu_kernel_names();
+
+}  // namespace orrery

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#include "cpu_isa.hpp"
+
+namespace orrery {
+
+namespace {
+const char* const kCompiled[] = {
+#if defined(ORRERY_HAVE_KERNEL_avx512)
+    "avx512",
+#endif
+#if defined(ORRERY_HAVE_KERNEL_avx2)
+    "avx2",
+#endif
+    "generic",
+};
+}  // namespace
+
+namespace cpu {
+bool isa_supported(std::string_view isa) {
+#if defined(__x86_64__)
+  if (isa == "avx512") return __builtin_cpu_supports("x86-64-v4");
+  if (isa == "avx2") return __builtin_cpu_supports("x86-64-v3");
+#endif
+  return isa == "generic";
+}
+}  // namespace cpu
+
+std::vector<std::string> cpu_kernel_names() { return {std::begin(kCompiled), std::end(kCompiled)}; }
+
+std::vector<std::string> supported_cpu_kernel_names() {
+  std::vector<std::string> names;
+  for (const char* isa : kCompiled)
+    if (cpu::isa_supported(isa)) names.emplace_back(isa);
+  return names;
+}
+
+}  // namespace orrery
