@@ -4,15 +4,9 @@
 namespace orrery {
 
 namespace {
-const char* const kCompiled[] = {
-#if defined(ORRERY_HAVE_KERNEL_avx512)
-    "avx512",
-#endif
-#if defined(ORRERY_HAVE_KERNEL_avx2)
-    "avx2",
-#endif
-    "generic",
-};
+#define ORRERY_NAME(isa) #isa,
+const char* const kCompiled[] = {ORRERY_FOR_EACH_CPU_ISA(ORRERY_NAME)};
+#undef ORRERY_NAME
 }  // namespace
 
 namespace cpu {

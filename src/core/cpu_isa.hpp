@@ -14,6 +14,19 @@
 #include "orrery/core/cpu_kernels.hpp"
 #include "orrery/core/error.hpp"
 
+// X(isa) for every instruction set this build compiled kernels for, widest first.
+#if defined(ORRERY_HAVE_KERNEL_avx512)
+#define ORRERY_IF_AVX512(X) X(avx512)
+#else
+#define ORRERY_IF_AVX512(X)
+#endif
+#if defined(ORRERY_HAVE_KERNEL_avx2)
+#define ORRERY_IF_AVX2(X) X(avx2)
+#else
+#define ORRERY_IF_AVX2(X)
+#endif
+#define ORRERY_FOR_EACH_CPU_ISA(X) ORRERY_IF_AVX512(X) ORRERY_IF_AVX2(X) X(generic)
+
 namespace orrery::cpu {
 
 // Whether this CPU executes the instructions of `isa`.

@@ -6,29 +6,17 @@
 
 namespace orrery::cpu {
 
-#define ORRERY_DECLARE_KERNEL(name) \
-  namespace name {                  \
+#define ORRERY_DECLARE(isa) \
+  namespace isa {           \
   extern const DirectKernelOps direct_kernel_ops; \
   }
-#if defined(ORRERY_HAVE_KERNEL_avx512)
-ORRERY_DECLARE_KERNEL(avx512)
-#endif
-#if defined(ORRERY_HAVE_KERNEL_avx2)
-ORRERY_DECLARE_KERNEL(avx2)
-#endif
-ORRERY_DECLARE_KERNEL(generic)
-#undef ORRERY_DECLARE_KERNEL
+ORRERY_FOR_EACH_CPU_ISA(ORRERY_DECLARE)
+#undef ORRERY_DECLARE
 
 namespace {
-constexpr DirectKernel kKernels[] = {
-#if defined(ORRERY_HAVE_KERNEL_avx512)
-    {"avx512", &avx512::direct_kernel_ops},
-#endif
-#if defined(ORRERY_HAVE_KERNEL_avx2)
-    {"avx2", &avx2::direct_kernel_ops},
-#endif
-    {"generic", &generic::direct_kernel_ops},
-};
+#define ORRERY_ENTRY(isa) DirectKernel{#isa, &isa::direct_kernel_ops},
+constexpr DirectKernel kKernels[] = {ORRERY_FOR_EACH_CPU_ISA(ORRERY_ENTRY)};
+#undef ORRERY_ENTRY
 }  // namespace
 
 std::span<const DirectKernel> direct_kernels() { return kKernels; }
