@@ -37,7 +37,7 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
           "--backend cuda: this build of orrery has no CUDA backend (reconfigure with "
           "-DORRERY_CUDA=ON on a machine with nvcc)");
     if (devices == 0)
-      throw InputError(fmt::format("--backend cuda: no CUDA device is available: {}", why));
+      throw InputError(fmt::format("--backend cuda: {}", why));
   }
   for (int d : options.devices)
     if (d < 0 || (devices > 0 && d >= devices))
@@ -56,7 +56,7 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
   if (!on_gpu) {
     out = cpu::run_divergence_map(setup, pixels, options);
     if (options.backend == Backend::automatic)
-      out.info.note = cuda_built() ? fmt::format("no CUDA device ({}); computed on the CPU", why)
+      out.info.note = cuda_built() ? fmt::format("{}; computed on the CPU", why)
                                    : "this build has no CUDA backend; computed on the CPU";
   }
   out.info.wall_seconds =

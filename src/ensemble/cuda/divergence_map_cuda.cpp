@@ -135,7 +135,11 @@ int device_count(std::string* why) {
   int n = 0;
   const cudaError_t err = cudaGetDeviceCount(&n);
   if (err != cudaSuccess) {
-    if (why) *why = fmt::format("{} ({})", cudaGetErrorString(err), cudaGetErrorName(err));
+    if (why)
+      *why = err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice
+                 ? fmt::format("no CUDA driver or device on this machine ({})",
+                               cudaGetErrorName(err))
+                 : fmt::format("{} ({})", cudaGetErrorString(err), cudaGetErrorName(err));
     cudaGetLastError();
     return 0;
   }
