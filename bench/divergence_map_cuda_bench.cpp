@@ -4,15 +4,18 @@
 // agreement with the exact fp64 counts (which equal the CPU's bit for bit).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
 
 #include "orrery/ensemble/divergence_map.hpp"
+#include "orrery/ensemble/divergence_setup.hpp"
 
 namespace orrery::bench {
 
 double fp64_fma_per_second(int device);
+double naive_map_seconds(const DivergenceSetup& s, std::vector<std::int32_t>& counts);
 
 namespace {
 
@@ -77,6 +80,49 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
                  " device(s)");
 }
 
+// The persistent kernel against the published schedule (a warp runs until its last pixel is
+// done), on the canonical map: device seconds of each, and the lane-steps each issues, counted
+// from the counts (Σ over warps of 32 × the warp's longest count, against Σ counts).
+void BM_PersistentAgainstWarpSchedule(benchmark::State& state) {
+  if (cuda_device_count() == 0) {
+    state.SkipWithError("no CUDA device");
+    for (auto _ : state) {
+    }
+    return;
+  }
+  const DivergenceMapParams canonical;
+  const DivergenceSetup setup = make_divergence_setup(canonical);
+  MapRunOptions o;
+  o.backend = Backend::cuda;
+  o.devices = {0};
+  std::vector<std::int32_t> naive_counts;
+  naive_map_seconds(setup, naive_counts);  // warm-up
+  double naive = 0, persistent = 0;
+  for (auto _ : state) {
+    naive += naive_map_seconds(setup, naive_counts);
+    persistent += compute_divergence_map(canonical, o).info.device_seconds;
+    state.SetIterationTime(persistent);
+  }
+  const double n = static_cast<double>(state.iterations());
+  double useful = 0, issued = 0;
+  for (std::size_t w = 0; w < naive_counts.size(); w += 32) {
+    std::int32_t longest = 0;
+    for (std::size_t i = w; i < std::min(w + 32, naive_counts.size()); ++i) {
+      useful += naive_counts[i];
+      longest = std::max(longest, naive_counts[i]);
+    }
+    issued += 32.0 * longest;
+  }
+  state.counters["warp_schedule_seconds"] = naive / n;
+  state.counters["persistent_seconds"] = persistent / n;
+  state.counters["gain"] = naive / persistent;
+  state.counters["warp_schedule_lane_utilisation"] = useful / issued;
+  const auto& exact = exact_fp64_counts();
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < exact.size(); ++i) same += naive_counts[i] == exact[i];
+  state.counters["warp_schedule_identical"] = static_cast<double>(same) / exact.size();
+}
+
 int register_all() {
   if (!cuda_built()) return 0;
   auto add = [](const std::string& name, Precision p, bool exact, int devices) {
@@ -91,6 +137,11 @@ int register_all() {
   add("mixed/1gpu", Precision::mixed, false, 1);
   add("fp32/1gpu", Precision::fp32, false, 1);
   for (int d : {2, 4, 8}) add("fp64/" + std::to_string(d) + "gpu", Precision::fp64, false, d);
+  benchmark::RegisterBenchmark("divergence_map_cuda/persistent_vs_warp_schedule",
+                               BM_PersistentAgainstWarpSchedule)
+      ->Unit(benchmark::kMillisecond)
+      ->UseManualTime()
+      ->Iterations(2);
   return 0;
 }
 const int registered = register_all();

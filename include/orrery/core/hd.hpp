@@ -11,8 +11,13 @@
 
 #if defined(__CUDACC__)
 #define ORRERY_HD __host__ __device__ __forceinline__
-#define ORRERY_UNROLL _Pragma("unroll")
 #else
 #define ORRERY_HD inline __attribute__((always_inline))
+#endif
+
+// Unrolls a loop with a small constant trip count (device pass of nvcc, or the host compiler).
+#if defined(__CUDA_ARCH__)
+#define ORRERY_UNROLL _Pragma("unroll")
+#else
 #define ORRERY_UNROLL _Pragma("GCC unroll 16")
 #endif
