@@ -23,15 +23,9 @@ __global__ void __launch_bounds__(64, 8) naive_twin_kernel(const DivergenceSetup
   if (p >= static_cast<std::uint64_t>(s.width) * s.height) return;
   PairwiseGravity<kMapBodies, double, InverseCubeFast> gravity;
   for (int n = 0; n < kMapBodies; ++n) gravity.gm[n] = s.gm[n];
-  TwinState<double> st;
-  for (int n = 0; n < kMapBodies; ++n) {
-    st.base.x[n] = st.twin.x[n] = s.x0[n];
-    st.base.v[n] = st.twin.v[n] = s.v0[n];
-  }
-  const Vec3d start = pixel_start(s, static_cast<std::int64_t>(p % s.width),
-                                  static_cast<std::int64_t>(p / s.width));
-  st.base.x[Body] = start;
-  st.twin.x[Body] = start + s.shift;
+  const TwinStart start = twin_start<Body>(s, static_cast<std::int64_t>(p % s.width),
+                                           static_cast<std::int64_t>(p / s.width));
+  TwinState<double> st{start.base, start.twin};
   std::int64_t n = 0;
   for (; n < s.steps; ++n) {
     if (!(twin_separation2<Body>(st) <= s.critical_distance2)) break;

@@ -43,16 +43,27 @@ struct TwinStart {
   BodyState<double, kMapBodies> base, twin;
 };
 
+// For a varied body known at compile time (kernels are templated on it), so that on the GPU the
+// start never passes through a run-time-indexed, local-memory array.
+template <int Body>
 ORRERY_HD TwinStart twin_start(const DivergenceSetup& s, std::int64_t j, std::int64_t k) {
   TwinStart t;
   for (int n = 0; n < kMapBodies; ++n) {
     t.base.x[n] = s.x0[n];
     t.base.v[n] = s.v0[n];
   }
-  t.base.x[s.body] = pixel_start(s, j, k);
+  t.base.x[Body] = pixel_start(s, j, k);
   t.twin = t.base;
-  t.twin.x[s.body] = t.base.x[s.body] + s.shift;
+  t.twin.x[Body] = t.base.x[Body] + s.shift;
   return t;
+}
+
+ORRERY_HD TwinStart twin_start(const DivergenceSetup& s, std::int64_t j, std::int64_t k) {
+  switch (s.body) {
+    case 0: return twin_start<0>(s, j, k);
+    case 1: return twin_start<1>(s, j, k);
+    default: return twin_start<2>(s, j, k);
+  }
 }
 
 }  // namespace orrery

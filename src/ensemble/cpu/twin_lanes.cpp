@@ -53,7 +53,7 @@ void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
   const auto load = [&](int l, std::int64_t t) {
     std::int64_t j = 0, k = 0;
     src.pixel_of(t, j, k);
-    const TwinStart ts = twin_start(s, j, k);
+    const TwinStart ts = twin_start<Body>(s, j, k);
     set_lane(st.base, ts.base, l);
     set_lane(st.twin, ts.twin, l);
   };

@@ -26,18 +26,16 @@ namespace {
 constexpr int kThreadsPerBlock = 64;
 constexpr int kMinBlocksPerSm = 8;
 
-// twin_start() for a varied body known at compile time, so that the state never passes through
-// a run-time-indexed (local-memory) array.
 template <int Body, class R>
 __device__ void load_pixel(TwinState<R>& st, const DivergenceSetup& s, std::uint64_t p) {
+  const TwinStart start = twin_start<Body>(s, static_cast<std::int64_t>(p % s.width),
+                                           static_cast<std::int64_t>(p / s.width));
   for (int n = 0; n < kMapBodies; ++n) {
-    st.base.x[n] = st.twin.x[n] = convert_vec<R>(s.x0[n]);
-    st.base.v[n] = st.twin.v[n] = convert_vec<R>(s.v0[n]);
+    st.base.x[n] = convert_vec<R>(start.base.x[n]);
+    st.base.v[n] = convert_vec<R>(start.base.v[n]);
+    st.twin.x[n] = convert_vec<R>(start.twin.x[n]);
+    st.twin.v[n] = convert_vec<R>(start.twin.v[n]);
   }
-  const Vec3d start = pixel_start(s, static_cast<std::int64_t>(p % s.width),
-                                  static_cast<std::int64_t>(p / s.width));
-  st.base.x[Body] = convert_vec<R>(start);
-  st.twin.x[Body] = convert_vec<R>(start + s.shift);
 }
 
 // A load that sees everything the host wrote to pinned memory before it wrote this value.
