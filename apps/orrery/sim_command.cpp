@@ -96,7 +96,15 @@ class SimCommand final : public Command {
                         p.seconds > 0 ? static_cast<double>(p.steps_done) / p.seconds : 0.0,
                         p.seconds);
       };
-    const SimOutcome outcome = run_simulation(job, observer);
+    SimOutcome outcome;
+    try {
+      outcome = run_simulation(job, observer);
+    } catch (const ParameterError& e) {
+      // The scenes name their parameters bare; on the command line they are flags.
+      for (const auto& spec : scene_specs_)
+        if (e.parameter() == spec.name) throw e.renamed("--" + spec.name);
+      throw;
+    }
     progress.finish();
     if (!quiet_)
       fmt::print("orrery sim: {} steps to t = {}; {} snapshots in {}{}\n", outcome.steps,

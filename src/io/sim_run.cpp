@@ -304,9 +304,6 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
     plan.checkpoint_every = job.checkpoint_every > 0
                                 ? job.checkpoint_every
                                 : h5::read_attribute(file.root(), "checkpoint-every").integer;
-    stored.threads = job.threads;
-    stored.stop_after = job.stop_after;
-    stored.out = job.out;
     return dispatch(stored.precision, [&](auto real) {
       return resume<decltype(real)>(stored, file, plan, observer);
     });
@@ -320,15 +317,8 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
     throw ParameterError("--" + job.scene_settings.front().first,
                          format_param_value(job.scene_settings.front().second),
                          "no scene parameter with --input (the file holds the particles)");
-  try {
-    plan.ic = job.input.empty() ? make_scene(job.scene, job.scene_settings)
-                                : read_particle_file(job.input);
-  } catch (const ParameterError& e) {
-    // Scene parameters are flags of their own.
-    for (const auto& [name, value] : job.scene_settings)
-      if (e.parameter() == name) throw e.renamed("--" + name);
-    throw;
-  }
+  plan.ic = job.input.empty() ? make_scene(job.scene, job.scene_settings)
+                              : read_particle_file(job.input);
   plan.dt = job.dt > 0 ? job.dt : plan.ic.dt;
   plan.t_end = std::isnan(job.t_end) ? plan.ic.t_end : job.t_end;
   if (!(plan.dt > 0))
