@@ -43,8 +43,10 @@ class Simulation {
   Simulation(Particles<Real> particles, std::unique_ptr<ForceEngine<Real>> engine,
              std::unique_ptr<ArrayStepper<Real>> stepper, SimClock clock);
 
-  // One step of dt, or of `h` (a shortened last step, which then becomes the clock's base).
+  // One step of the clock's dt.
   void step();
+  // One step of whatever length reaches `time` (a shortened last step); `time` becomes the
+  // clock's new base.
   void step_to(double time);
 
   const SimClock& clock() const { return clock_; }
