@@ -75,11 +75,6 @@ bool is_resumed_setting(const std::string& name) {
   return name == "t-end" || name == "every" || name == "checkpoint-every";
 }
 
-template <class Real>
-Particles<Real> in_precision(const Particles<double>& p) {
-  return convert_particles<Real>(p);
-}
-
 std::string where_nonfinite(const NonFinite& bad, const SimClock& clock) {
   return fmt::format("the state became non-finite at step {} (t = {}): particle {} (id {}) has "
                      "{} component {}",
@@ -192,7 +187,7 @@ SimOutcome start(const SimJob& job, const Plan& plan, const SimObserver& observe
   eo.threads = static_cast<int>(job.threads);
   SimClock clock;
   clock.dt = plan.dt;
-  Simulation<Real> sim(in_precision<Real>(plan.ic.particles), make_force_engine<Real>(job.engine, eo),
+  Simulation<Real> sim(convert_particles<Real>(plan.ic.particles), make_force_engine<Real>(job.engine, eo),
                        make_array_stepper<Real>(job.integrator), clock);
   const Diagnostics initial = sim.diagnostics();
   RunFile::create(job.out, [&](hid_t root) { describe_run(root, job, plan); }, initial);

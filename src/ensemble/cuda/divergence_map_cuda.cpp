@@ -37,7 +37,6 @@ std::string describe(int device) {
 template <class T>
 class DeviceArray {
  public:
-  DeviceArray() = default;
   DeviceArray(int device, std::size_t n) {
     const std::size_t bytes = std::max<std::size_t>(n, 1) * sizeof(T);
     const cudaError_t err = cudaMalloc(reinterpret_cast<void**>(&p_), bytes);
@@ -50,11 +49,8 @@ class DeviceArray {
                                  cudaGetErrorString(err)));
     }
   }
-  DeviceArray(DeviceArray&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
-  DeviceArray& operator=(DeviceArray&& o) noexcept {
-    std::swap(p_, o.p_);
-    return *this;
-  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
   ~DeviceArray() { cudaFree(p_); }
   T* get() const { return p_; }
 
@@ -66,7 +62,6 @@ class DeviceArray {
 template <class T>
 class PinnedArray {
  public:
-  PinnedArray() = default;
   // Pinned, visible to every device (portable) and addressable from kernels (mapped).
   explicit PinnedArray(std::size_t n) {
     ORRERY_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&p_),
@@ -74,11 +69,8 @@ class PinnedArray {
                                     cudaHostAllocPortable | cudaHostAllocMapped),
                       fmt::format("allocating {} bytes of pinned host memory", n * sizeof(T)));
   }
-  PinnedArray(PinnedArray&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
-  PinnedArray& operator=(PinnedArray&& o) noexcept {
-    std::swap(p_, o.p_);
-    return *this;
-  }
+  PinnedArray(const PinnedArray&) = delete;
+  PinnedArray& operator=(const PinnedArray&) = delete;
   ~PinnedArray() { cudaFreeHost(p_); }
   T* get() const { return p_; }
 
