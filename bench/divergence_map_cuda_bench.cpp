@@ -29,7 +29,16 @@ const std::vector<std::int32_t>& exact_fp64_counts() {
   return counts;
 }
 
-void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exact, int devices) {
+// The GPU schedule: parking segment (0: each thread runs a pixel to its end) and live pixels
+// per thread.
+struct Schedule {
+  int segment = MapRunOptions{}.gpu_segment;
+  double live = MapRunOptions{}.gpu_live_per_thread;
+  double share = MapRunOptions{}.gpu_device_share;
+};
+
+void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exact, int devices,
+                          Schedule schedule) {
   const int present = cuda_device_count();
   if (present == 0 || devices > present) {
     state.SkipWithError("not enough CUDA devices");
@@ -42,6 +51,9 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
   o.backend = Backend::cuda;
   o.precision = precision;
   o.exact_gpu = exact;
+  o.gpu_segment = schedule.segment;
+  o.gpu_live_per_thread = schedule.live;
+  o.gpu_device_share = schedule.share;
   for (int d = 0; d < devices; ++d) o.devices.push_back(d);
   {  // contexts and modules load outside the timing
     DivergenceMapParams tiny;
@@ -49,12 +61,19 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
     tiny.steps = 100;
     compute_divergence_map(tiny, o);
   }
-  double seconds = 0, steps = 0, device_seconds = 0;
+  double seconds = 0, steps = 0, device_seconds = 0, launched = 0, emptied = 0, first_done = 0,
+         last_done = 0;
   std::vector<std::int32_t> counts;
   for (auto _ : state) {
     const DivergenceMap m = compute_divergence_map(canonical, o);
     seconds += m.info.wall_seconds;
     device_seconds += m.info.device_seconds;
+    launched += m.info.launched_seconds;
+    emptied += m.info.pool_empty_seconds;
+    first_done += *std::min_element(m.info.device_done_seconds.begin(),
+                                    m.info.device_done_seconds.end());
+    last_done += *std::max_element(m.info.device_done_seconds.begin(),
+                                   m.info.device_done_seconds.end());
     steps += static_cast<double>(m.pixel_steps);
     counts = m.counts;
     state.SetIterationTime(m.info.wall_seconds);
@@ -64,6 +83,14 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
   state.counters["pixel_steps_per_map"] = steps / n;
   state.counters["device_seconds_per_map"] = device_seconds / n;
   state.counters["pixel_steps_per_s"] = steps / seconds;
+  // Where the time goes: until the last kernel is launched (host set-up), from the pool's last
+  // pixel to the last device done (the end game), between the first and last device done.
+  state.counters["launched_s"] = launched / n;
+  state.counters["pool_empty_to_done_s"] = (last_done - emptied) / n;
+  state.counters["devices_done_spread_s"] = (last_done - first_done) / n;
+  state.counters["segment"] = schedule.segment;
+  state.counters["live_per_thread"] = schedule.live;
+  state.counters["device_share"] = schedule.share;
   state.counters["devices"] = devices;
   static std::map<int, double> peak;
   if (!peak.count(0)) peak[0] = fp64_fma_per_second(0);
@@ -131,9 +158,10 @@ void BM_PersistentAgainstWarpSchedule(benchmark::State& state, bool zoom) {
 
 int register_all() {
   if (!cuda_built()) return 0;
-  auto add = [](const std::string& name, Precision p, bool exact, int devices) {
+  auto add = [](const std::string& name, Precision p, bool exact, int devices,
+                Schedule schedule = {}) {
     benchmark::RegisterBenchmark(("divergence_map_cuda/" + name).c_str(), BM_DivergenceMapCuda, p,
-                                 exact, devices)
+                                 exact, devices, schedule)
         ->Unit(benchmark::kMillisecond)
         ->UseManualTime()
         ->Iterations(3);
@@ -143,6 +171,19 @@ int register_all() {
   add("mixed/1gpu", Precision::mixed, false, 1);
   add("fp32/1gpu", Precision::fp32, false, 1);
   for (int d : {2, 4, 8}) add("fp64/" + std::to_string(d) + "gpu", Precision::fp64, false, d);
+  // The schedule's parts: without parking (each thread runs its pixel to the end), and other
+  // segments and live-set sizes.
+  for (int d : {1, 4}) {
+    const std::string gpus = "/" + std::to_string(d) + "gpu";
+    add("fp64-schedule/no-parking" + gpus, Precision::fp64, false, d, {0, 1, 1});
+    add("fp64-schedule/live1" + gpus, Precision::fp64, false, d, {4096, 1, 1});
+    add("fp64-schedule/live2" + gpus, Precision::fp64, false, d, {4096, 2, 1});
+    add("fp64-schedule/live4" + gpus, Precision::fp64, false, d, {4096, 4, 1});
+    add("fp64-schedule/share0.9" + gpus, Precision::fp64, false, d, {4096, 8, 0.9});
+    add("fp64-schedule/share1" + gpus, Precision::fp64, false, d, {4096, 8, 1});
+    add("fp64-schedule/segment1024" + gpus, Precision::fp64, false, d, {1024, 8, 0.5});
+    add("fp64-schedule/segment16384" + gpus, Precision::fp64, false, d, {16384, 8, 0.5});
+  }
   for (bool zoom : {false, true})
     benchmark::RegisterBenchmark(zoom ? "divergence_map_cuda/persistent_vs_warp_schedule/zoom"
                                       : "divergence_map_cuda/persistent_vs_warp_schedule/canonical",

@@ -127,6 +127,57 @@ TEST_F(CudaMap, IdenticalAcrossDeviceCountsAndLaunchShapes) {
   }
 }
 
+TEST_F(CudaMap, IdenticalWhateverTheSchedule) {
+  // Parking moves a trajectory's exact state between threads and never changes its arithmetic:
+  // counts are the same bits however often trajectories park, how many are live, on how many
+  // warps (one block of two warps exercises the last-warp rule) and devices. A segment of one
+  // pass parks at every step.
+  struct Schedule {
+    int segment;
+    double live, share;
+    int blocks;
+  };
+  const auto p = sensitive(97, 61, Plane::xy, 1);
+  MapRunOptions plain = gpu(Precision::fp64, true);
+  plain.gpu_segment = 0;
+  const auto reference = compute_divergence_map(p, cpu()).counts;
+  ASSERT_EQ(compute_divergence_map(p, plain).counts, reference);
+  const std::vector<PixelIndex> chosen{{0, 0}, {96, 60}, {48, 30}, {5, 7}, {5, 7}, {90, 2}};
+  for (const Schedule& s :
+       {Schedule{1, 2, 1, 1}, Schedule{16, 2, 1, 0}, Schedule{16, 0.25, 1, 3},
+        Schedule{64, 8, 0.1, 1}, Schedule{256, 1, 1, 0}, Schedule{4096, 8, 0.9, 0}}) {
+    MapRunOptions o = gpu(Precision::fp64, true);
+    o.gpu_segment = s.segment;
+    o.gpu_live_per_thread = s.live;
+    o.gpu_device_share = s.share;
+    o.gpu_blocks = s.blocks;
+    for (int devices : {1, cuda_device_count()}) {
+      o.devices.clear();
+      for (int d = 0; d < devices; ++d) o.devices.push_back(d);
+      const auto m = compute_divergence_map(p, o);
+      EXPECT_EQ(m.counts, reference) << "segment " << s.segment << ", live " << s.live << ", "
+                                     << s.blocks << " blocks, " << devices << " devices";
+      const auto some = compute_divergence_pixels(p, chosen, o);
+      for (std::size_t i = 0; i < chosen.size(); ++i)
+        EXPECT_EQ(some.counts[i], m.at(chosen[i][0], chosen[i][1])) << "listed pixel " << i;
+    }
+  }
+}
+
+TEST_F(CudaMap, RefusesScheduleValuesOutsideTheirRange) {
+  MapRunOptions o = gpu();
+  o.gpu_segment = 3000;
+  EXPECT_THROW(compute_divergence_map(window(4, 4, 10), o), ParameterError);
+  o.gpu_segment = 4096;
+  o.gpu_live_per_thread = 0;
+  EXPECT_THROW(compute_divergence_map(window(4, 4, 10), o), ParameterError);
+  o.gpu_live_per_thread = 8;
+  for (double share : {0.0, 1.5}) {
+    o.gpu_device_share = share;
+    EXPECT_THROW(compute_divergence_map(window(4, 4, 10), o), ParameterError) << share;
+  }
+}
+
 TEST_F(CudaMap, PublishedReferencePixelsAtFullLength) {
   const auto ref = test::published_reference_pixels();
   ASSERT_EQ(ref.pixels.size(), 600u);

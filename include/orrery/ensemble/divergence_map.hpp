@@ -33,6 +33,14 @@ struct MapRunOptions {
   // instead of the hardware reciprocal square root: counts bit-identical to the CPU's, slower.
   bool exact_gpu = false;
   int gpu_blocks = 0;  // blocks per launch; 0 fills the device (other values: tests of launch shape)
+  // The GPU schedule (docs/map-gpu.md): every `gpu_segment` steps (a power of two; 0 never
+  // parks: each thread runs a pixel to its end) a warp parks its trajectories and takes the
+  // longest-waiting ones. A device keeps up to `gpu_live_per_thread` pixels per thread in
+  // progress, but never more than `gpu_device_share` of an even split of the map between the
+  // devices, so that the rest is handed out as devices finish.
+  int gpu_segment = 4096;
+  double gpu_live_per_thread = 8.0;
+  double gpu_device_share = 0.5;
   // Called from one thread, a few times a second, and once at the end.
   std::function<void(const MapProgress&)> progress;
 };
@@ -44,6 +52,11 @@ struct MapRunInfo {
   std::string note;     // e.g. why "auto" ran on the CPU
   double device_seconds = 0;  // CUDA: first launch to last result, the slowest device
   double wall_seconds = 0;
+  // CUDA, seconds from the start of the call: when the last device's kernel was launched, when
+  // the shared pool handed out its last pixel, and when each device's kernel was seen done.
+  double launched_seconds = 0;
+  double pool_empty_seconds = 0;
+  std::vector<double> device_done_seconds;
 };
 
 struct DivergenceCounts {

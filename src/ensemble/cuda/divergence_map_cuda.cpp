@@ -12,8 +12,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <condition_variable>
 #include <exception>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <numeric>
 #include <thread>
@@ -33,12 +38,22 @@ std::string describe(int device) {
   return fmt::format("device {} ({})", device, device_name(device));
 }
 
-// Device memory, released with cudaFree; out-of-memory names the request and what is free.
+// Device memory that grows on demand, released with cudaFree; out-of-memory names the request
+// and what is free.
 template <class T>
 class DeviceArray {
  public:
-  DeviceArray(int device, std::size_t n) {
-    const std::size_t bytes = std::max<std::size_t>(n, 1) * sizeof(T);
+  DeviceArray() = default;
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  ~DeviceArray() { cudaFree(p_); }
+  // At least n elements on `device` (the current device); earlier contents are not kept.
+  T* reserve(int device, std::size_t n) {
+    n = std::max<std::size_t>(n, 1);
+    if (n <= size_) return p_;
+    cudaFree(p_);
+    p_ = nullptr, size_ = 0;
+    const std::size_t bytes = n * sizeof(T);
     const cudaError_t err = cudaMalloc(reinterpret_cast<void**>(&p_), bytes);
     if (err != cudaSuccess) {
       cudaGetLastError();
@@ -48,39 +63,49 @@ class DeviceArray {
                                  describe(device), bytes, free_bytes, total_bytes,
                                  cudaGetErrorString(err)));
     }
+    size_ = n;
+    return p_;
   }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() { cudaFree(p_); }
   T* get() const { return p_; }
 
  private:
   T* p_ = nullptr;
+  std::size_t size_ = 0;
 };
 
-// Pinned host memory, released with cudaFreeHost.
+// Pinned host memory that grows on demand: visible to every device (portable) and addressable
+// from kernels (mapped); released with cudaFreeHost.
 template <class T>
 class PinnedArray {
  public:
-  // Pinned, visible to every device (portable) and addressable from kernels (mapped).
-  explicit PinnedArray(std::size_t n) {
-    ORRERY_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&p_),
-                                    std::max<std::size_t>(n, 1) * sizeof(T),
-                                    cudaHostAllocPortable | cudaHostAllocMapped),
-                      fmt::format("allocating {} bytes of pinned host memory", n * sizeof(T)));
-  }
+  PinnedArray() = default;
   PinnedArray(const PinnedArray&) = delete;
   PinnedArray& operator=(const PinnedArray&) = delete;
   ~PinnedArray() { cudaFreeHost(p_); }
+  // At least n elements; earlier contents are not kept.
+  T* reserve(std::size_t n) {
+    n = std::max<std::size_t>(n, 1);
+    if (n <= size_) return p_;
+    cudaFreeHost(p_);
+    p_ = nullptr, size_ = 0;
+    ORRERY_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&p_), n * sizeof(T),
+                                    cudaHostAllocPortable | cudaHostAllocMapped),
+                      fmt::format("allocating {} bytes of pinned host memory", n * sizeof(T)));
+    size_ = n;
+    return p_;
+  }
   T* get() const { return p_; }
 
  private:
   T* p_ = nullptr;
+  std::size_t size_ = 0;
 };
 
 // What one device works from: its stream, its work ring and flags (pinned, read by the kernel)
-// and its claim counter (device memory).
+// and its claim counter (device memory). Made on the device's host thread, with the device
+// current.
 struct DeviceFeed {
+  int device;
   cudaStream_t stream = nullptr;  // the kernel
   cudaStream_t poll = nullptr;    // reading the claim counter while the kernel runs
   cudaEvent_t began = nullptr, ended = nullptr;
@@ -89,21 +114,21 @@ struct DeviceFeed {
   PinnedArray<unsigned long long> claimed_seen;
   DeviceArray<unsigned long long> claimed;
   DeviceArray<std::uint64_t> list;
+  // Parked trajectories (TwinParking).
+  DeviceArray<unsigned long long> park_counters, park_tag, park_stats;
+  DeviceArray<unsigned char> park_state;
+  DeviceArray<std::int32_t> park_steps;
+  DeviceArray<std::uint32_t> park_item;
 
-  DeviceFeed(int device, std::size_t capacity, std::span<const std::uint64_t> listed)
-      : ring(capacity), flags(2), claimed_seen(1), claimed(device, 1), list(device, listed.size()) {
+  explicit DeviceFeed(int d) : device(d) {
     const std::string where = describe(device);
     ORRERY_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), where);
     ORRERY_CUDA_CHECK(cudaStreamCreateWithFlags(&poll, cudaStreamNonBlocking), where);
     ORRERY_CUDA_CHECK(cudaEventCreate(&began), where);
     ORRERY_CUDA_CHECK(cudaEventCreate(&ended), where);
-    std::fill(ring.get(), ring.get() + capacity, 0);
-    flags.get()[0] = flags.get()[1] = 0;
-    ORRERY_CUDA_CHECK(cudaMemset(claimed.get(), 0, sizeof(unsigned long long)), where);
-    if (!listed.empty())
-      ORRERY_CUDA_CHECK(cudaMemcpy(list.get(), listed.data(), listed.size() * sizeof(std::uint64_t),
-                                   cudaMemcpyHostToDevice),
-                        where);
+    flags.reserve(2);
+    claimed_seen.reserve(1);
+    claimed.reserve(device, 1);
   }
   ~DeviceFeed() {
     if (began) cudaEventDestroy(began);
@@ -113,6 +138,57 @@ struct DeviceFeed {
   }
   DeviceFeed(const DeviceFeed&) = delete;
   DeviceFeed& operator=(const DeviceFeed&) = delete;
+
+  // Ready for a run: an empty ring of `capacity` entries, the feed open, no claims, the list
+  // (if any) on the device.
+  void reset(std::size_t capacity, std::span<const std::uint64_t> listed) {
+    const std::string where = describe(device);
+    std::fill_n(ring.reserve(capacity), capacity, 0);
+    flags.get()[0] = flags.get()[1] = 0;
+    ORRERY_CUDA_CHECK(cudaMemsetAsync(claimed.reserve(device, 1), 0, sizeof(unsigned long long),
+                                      stream),
+                      where);
+    if (!listed.empty())
+      ORRERY_CUDA_CHECK(cudaMemcpyAsync(list.reserve(device, listed.size()), listed.data(),
+                                        listed.size() * sizeof(std::uint64_t),
+                                        cudaMemcpyHostToDevice, stream),
+                        where);
+  }
+  // Ready for a run with parking: `capacity` empty slots of states of `word_bytes` words, and
+  // `warps` running.
+  TwinParking reset_parking(std::size_t capacity, int word_bytes, unsigned long long warps) {
+    const std::string where = describe(device);
+    TwinParking q;
+    q.capacity = capacity;
+    q.counters = park_counters.reserve(device, 6);
+    q.tag = park_tag.reserve(device, capacity);
+    q.state = park_state.reserve(device, capacity * kTwinWords * word_bytes);
+    q.steps = park_steps.reserve(device, capacity);
+    q.item = park_item.reserve(device, capacity);
+    const unsigned long long counters[6] = {0, 0, 0, warps, 0, 0};
+    ORRERY_CUDA_CHECK(cudaMemcpyAsync(q.counters, counters, sizeof counters,
+                                      cudaMemcpyHostToDevice, stream),
+                      where);
+    ORRERY_CUDA_CHECK(cudaMemsetAsync(q.tag, 0, capacity * sizeof(unsigned long long), stream),
+                      where);
+    if (std::getenv("ORRERY_GPU_STATS")) {
+      q.stats = park_stats.reserve(device, kTwinStats);
+      ORRERY_CUDA_CHECK(cudaMemsetAsync(q.stats, 0, kTwinStats * sizeof(unsigned long long), stream),
+                        where);
+    }
+    return q;
+  }
+  void close() { std::atomic_ref<int>(flags.get()[0]).store(1, std::memory_order_release); }
+};
+
+// What one call leaves for the next: the pinned results and each device's feed. Pinning host
+// pages costs about a millisecond per megabyte, which on four GPUs is a tenth of a device's
+// share of the canonical map; a process that makes many maps (a benchmark, a zoom sequence)
+// pays it once. One call at a time uses them; a concurrent call makes its own.
+struct RunBuffers {
+  PinnedArray<std::int32_t> counts;
+  PinnedArray<std::uint8_t> nonfinite;
+  std::map<int, std::unique_ptr<DeviceFeed>> feeds;  // made by each device's host thread
 };
 
 std::uint64_t next_power_of_two(std::uint64_t x) {
@@ -148,6 +224,19 @@ std::string device_name(int device) {
 DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                                     std::span<const PixelIndex> pixels,
                                     const MapRunOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto since_start = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  if (options.gpu_segment < 0 || (options.gpu_segment & (options.gpu_segment - 1)) != 0)
+    throw ParameterError("gpu_segment", std::to_string(options.gpu_segment),
+                         "0 or a power of two");
+  if (!(options.gpu_live_per_thread > 0))
+    throw ParameterError("gpu_live_per_thread", fmt::format("{}", options.gpu_live_per_thread),
+                         "a number above 0");
+  if (!(options.gpu_device_share > 0 && options.gpu_device_share <= 1))
+    throw ParameterError("gpu_device_share", fmt::format("{}", options.gpu_device_share),
+                         "a fraction in (0, 1]");
   std::vector<int> devices = options.devices;
   if (devices.empty()) {
     devices.resize(static_cast<std::size_t>(device_count()));
@@ -163,84 +252,133 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   std::vector<std::uint64_t> list;
   for (const auto& [j, k] : pixels) list.push_back(static_cast<std::uint64_t>(k) * width + j);
 
+  // Never destroyed: the CUDA runtime may be gone before static destructors run.
+  static std::mutex reuse_mutex;
+  static auto* const reused = new RunBuffers;
+  std::unique_lock<std::mutex> reuse(reuse_mutex, std::try_to_lock);
+  std::unique_ptr<RunBuffers> own;
+  RunBuffers& buffers = reuse.owns_lock() ? *reused : *(own = std::make_unique<RunBuffers>());
+  for (int d : devices) buffers.feeds.try_emplace(d);  // filled by the device's thread
+
   // Results land here, written by the kernels; −1 marks "not yet" for the work pool.
-  PinnedArray<std::int32_t> counts(total);
-  PinnedArray<std::uint8_t> nonfinite(total);
-  std::fill(counts.get(), counts.get() + total, -1);
-  std::fill(nonfinite.get(), nonfinite.get() + total, 0);
-  WorkPool pool(total, !listed, setup.width, setup.height, setup.steps, counts.get());
+  std::int32_t* counts = buffers.counts.reserve(total);
+  std::uint8_t* nonfinite = buffers.nonfinite.reserve(total);
+  std::fill_n(counts, total, -1);
+  std::fill_n(nonfinite, total, 0);
+  WorkPool pool(total, !listed, setup.width, setup.height, setup.steps, counts);
 
   std::atomic<bool> failed{false};
   std::vector<std::exception_ptr> errors(devices.size());
-  std::vector<double> busy(devices.size(), 0.0);
+  std::vector<double> busy(devices.size(), 0.0), launched(devices.size(), 0.0),
+      done(devices.size(), 0.0), emptied(devices.size(), 0.0);
   std::mutex finished_mutex;
   std::condition_variable finished_cv;
   std::size_t finished = 0;
-  const auto t0 = std::chrono::steady_clock::now();
 
   auto worker = [&](std::size_t slot) {
     const int d = devices[slot];
     const std::string where = describe(d);
+    DeviceFeed* feed = nullptr;
     try {
       ORRERY_CUDA_CHECK(cudaSetDevice(d), where);
+      auto& made = buffers.feeds.at(d);
+      if (!made) made = std::make_unique<DeviceFeed>(d);
+      feed = made.get();
       TwinLaunch shape = twin_launch_shape(options.precision, setup.body, options.exact_gpu, d);
       if (options.gpu_blocks > 0) shape.blocks = options.gpu_blocks;
       const std::uint64_t threads = std::uint64_t(shape.blocks) * shape.threads_per_block;
-      // Entries written ahead of the claims: every thread's next item plus a few milliseconds
-      // of work (the host polls every 0.1 ms). Little, so that pixels are taken from the pool
-      // late, when their neighbours' counts order them best. The ring holds four times that,
+      // Entries written ahead of the claims: at the start every thread's first item, then four
+      // polls' worth of what the device claims (at least kLeast), so that pixels leave the
+      // shared pool late: by then their neighbours' counts order them best, and the device
+      // that is free first takes them. The ring holds four times the most ever written ahead,
       // so an entry is overwritten only long after its thread has read it (the kernel checks,
       // see `overrun`).
-      const std::uint64_t ahead = threads + 8192;
-      const std::uint64_t capacity = next_power_of_two(4 * ahead);
-      DeviceFeed feed(d, capacity, list);
-      std::uint64_t* ring = feed.ring.get();
+      constexpr std::uint64_t kLeast = 4096;
+      const std::uint64_t capacity = next_power_of_two(4 * (threads + kLeast));
+      feed->reset(capacity, list);
+      TwinParking parking;
+      if (options.gpu_segment > 0) {
+        const auto live_cap = static_cast<std::uint64_t>(std::ceil(std::min(
+            options.gpu_live_per_thread * static_cast<double>(threads),
+            options.gpu_device_share * static_cast<double>(total) / static_cast<double>(devices.size()))));
+        // At most every live pixel parked at once, and the live set exceeds its cap only by
+        // threads that found the queue empty: twice that leaves every slot read long before
+        // it is written again.
+        parking = feed->reset_parking(next_power_of_two(2 * (std::max(live_cap, threads) + threads)),
+                                      twin_state_word_bytes(options.precision),
+                                      threads / 32);
+        parking.live_cap = live_cap;
+        parking.segment = static_cast<unsigned>(options.gpu_segment);
+      }
+      std::uint64_t* ring = feed->ring.get();
       std::uint64_t granted = 0;
       std::vector<std::uint64_t> chunk(4096);
-      // Writes entries up to `target` claims ahead; false once the pool is empty.
-      auto grant = [&](std::uint64_t claimed) {
-        const std::uint64_t target = claimed + ahead;
+      // Writes entries up to `target` claims; false once the pool is empty.
+      auto grant = [&](std::uint64_t target) {
         while (granted < target) {
-          const std::size_t n = pool.take({chunk.data(), std::min<std::uint64_t>(chunk.size(), target - granted)});
-          if (n == 0) return false;
+          const std::size_t n =
+              pool.take({chunk.data(), std::min<std::uint64_t>(chunk.size(), target - granted)});
+          if (n == 0) {
+            emptied[slot] = since_start();
+            return false;
+          }
           for (std::size_t i = 0; i < n; ++i, ++granted)
             std::atomic_ref<std::uint64_t>(ring[granted % capacity])
                 .store(((granted + 1) << 32) | chunk[i], std::memory_order_release);
         }
         return true;
       };
-      bool open = grant(0);
-      if (!open) std::atomic_ref<int>(feed.flags.get()[0]).store(1, std::memory_order_release);
-      ORRERY_CUDA_CHECK(cudaEventRecord(feed.began, feed.stream), where);
+      bool open = grant(threads + kLeast);
+      if (!open) feed->close();
+      ORRERY_CUDA_CHECK(cudaEventRecord(feed->began, feed->stream), where);
       launch_twin_kernel(setup, options.precision, options.exact_gpu,
-                         TwinFeed{ring, capacity, feed.flags.get(), feed.flags.get() + 1,
-                                  feed.claimed.get(), listed ? feed.list.get() : nullptr,
-                                  counts.get(), nonfinite.get()},
-                         shape, feed.stream);
-      ORRERY_CUDA_CHECK(cudaEventRecord(feed.ended, feed.stream), where);
+                         TwinFeed{ring, capacity, feed->flags.get(), feed->flags.get() + 1,
+                                  feed->claimed.get(), listed ? feed->list.get() : nullptr, counts,
+                                  nonfinite, parking},
+                         shape, feed->stream);
+      ORRERY_CUDA_CHECK(cudaEventRecord(feed->ended, feed->stream), where);
+      launched[slot] = since_start();
+      std::uint64_t seen = threads;  // claims beyond every thread's first are completions
       while (open && !failed) {
         std::this_thread::sleep_for(std::chrono::microseconds(100));
-        ORRERY_CUDA_CHECK(cudaMemcpyAsync(feed.claimed_seen.get(), feed.claimed.get(),
+        ORRERY_CUDA_CHECK(cudaMemcpyAsync(feed->claimed_seen.get(), feed->claimed.get(),
                                           sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                                          feed.poll),
+                                          feed->poll),
                           where);
-        ORRERY_CUDA_CHECK(cudaStreamSynchronize(feed.poll), where);
-        open = grant(feed.claimed_seen.get()[0]);
-        if (!open) std::atomic_ref<int>(feed.flags.get()[0]).store(1, std::memory_order_release);
+        ORRERY_CUDA_CHECK(cudaStreamSynchronize(feed->poll), where);
+        const std::uint64_t claimed = feed->claimed_seen.get()[0];
+        const std::uint64_t recent = claimed > seen ? claimed - seen : 0;
+        seen = std::max(seen, claimed);
+        open = grant(claimed + std::clamp<std::uint64_t>(4 * recent, kLeast, capacity / 4));
+        if (!open) feed->close();
       }
-      if (failed) std::atomic_ref<int>(feed.flags.get()[0]).store(1, std::memory_order_release);
-      ORRERY_CUDA_CHECK(cudaEventSynchronize(feed.ended),
+      if (failed) feed->close();
+      ORRERY_CUDA_CHECK(cudaEventSynchronize(feed->ended),
                         fmt::format("{}: computing {} pixels", where, granted));
-      if (std::atomic_ref<int>(feed.flags.get()[1]).load())
+      done[slot] = since_start();
+      if (std::atomic_ref<int>(feed->flags.get()[1]).load())
         throw RunError(fmt::format("{}: a work entry was overwritten before it was read "
                                    "(ring of {} entries); this is a bug",
                                    where, capacity));
+      if (parking.stats) {  // diagnostics, on request
+        unsigned long long stats[kTwinStats];
+        ORRERY_CUDA_CHECK(cudaMemcpy(stats, parking.stats, sizeof stats, cudaMemcpyDeviceToHost),
+                          where);
+        std::string line = where + ":";
+        for (int i = 0; i < kTwinStats; ++i)
+          line += fmt::format(" {}={}", kTwinStatNames[i], stats[i]);
+        std::fprintf(stderr, "%s\n", line.c_str());
+      }
       float ms = 0;
-      ORRERY_CUDA_CHECK(cudaEventElapsedTime(&ms, feed.began, feed.ended), where);
+      ORRERY_CUDA_CHECK(cudaEventElapsedTime(&ms, feed->began, feed->ended), where);
       busy[slot] = ms * 1e-3;
     } catch (...) {
       errors[slot] = std::current_exception();
       failed = true;
+      if (feed) {  // stop this device's kernel too, and wait for it before anything is freed
+        feed->close();
+        cudaStreamSynchronize(feed->stream);
+      }
     }
     std::lock_guard<std::mutex> lock(finished_mutex);
     ++finished;
@@ -260,22 +398,24 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       MapProgress p;
       p.pixels_total = static_cast<std::int64_t>(total);
       for (std::uint64_t i = 0; i < total; ++i) {
-        const std::int32_t c =
-            std::atomic_ref<std::int32_t>(counts.get()[i]).load(std::memory_order_relaxed);
+        const std::int32_t c = std::atomic_ref<std::int32_t>(counts[i]).load(std::memory_order_relaxed);
         if (c >= 0) ++p.pixels_done, p.pixel_steps += c;
       }
-      p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      p.seconds = since_start();
       options.progress(p);
       lock.lock();
     }
   }
   for (auto& t : threads) t.join();
   for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+    if (e) {
+      if (!own) reused->feeds.clear();  // a device in an unknown state starts afresh next time
+      std::rethrow_exception(e);
+    }
 
   DivergenceCounts out;
-  out.counts.assign(counts.get(), counts.get() + total);
-  out.nonfinite.assign(nonfinite.get(), nonfinite.get() + total);
+  out.counts.assign(counts, counts + total);
+  out.nonfinite.assign(nonfinite, nonfinite + total);
   for (auto c : out.counts) {
     if (c < 0) throw RunError("a pixel was never computed; this is a bug");
     out.pixel_steps += c;
@@ -285,6 +425,10 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   out.info.kernel = device_name(devices.front()) + (options.exact_gpu ? " (exact)" : "");
   out.info.threads = static_cast<int>(devices.size());
   out.info.device_seconds = *std::max_element(busy.begin(), busy.end());
+  out.info.launched_seconds = *std::max_element(launched.begin(), launched.end());
+  // Each device finds the pool empty at its next poll; the first to find it saw it happen.
+  out.info.pool_empty_seconds = *std::min_element(emptied.begin(), emptied.end());
+  out.info.device_done_seconds = done;
   return out;
 }
 

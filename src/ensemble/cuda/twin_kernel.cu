@@ -47,7 +47,7 @@ __device__ T load_acquire(const T& x) {
 
 // The next work item for this thread, or false when the feed is closed. The host writes ring
 // entries and `closed` into pinned memory while the kernel runs.
-__device__ bool next_item(const TwinFeed& f, std::uint64_t& item) {
+__device__ bool next_item(const TwinFeed& f, std::uint32_t& item) {
   const std::uint64_t s = atomicAdd(f.claimed, 1ull);
   const std::uint64_t tag = s + 1;
   const std::uint64_t& slot = f.ring[s % f.capacity];
@@ -68,10 +68,104 @@ __device__ bool next_item(const TwinFeed& f, std::uint64_t& item) {
       item = again & 0xffffffffu;
       return true;
     }
+    if (f.park.stats) atomicAdd(&f.park.stats[5], 1ull);
     __nanosleep(500);
   }
 }
 
+constexpr unsigned kFullWarp = 0xffffffffu;
+// Once no new pixel remains, a warp running fewer trajectories than this at a segment's end
+// parks them for fuller warps and leaves.
+constexpr int kSparseWarp = 16;
+
+template <class T>
+using DeviceAtomic = ::cuda::atomic_ref<T, ::cuda::thread_scope_device>;
+
+// Visits the kTwinWords words of a twin pair's state with their index.
+template <class R, class F>
+__device__ void for_each_word(TwinState<R>& st, F&& f) {
+  int w = 0;
+  auto system = [&](BodyState<R, kMapBodies>& b) {
+#pragma unroll
+    for (int n = 0; n < kMapBodies; ++n) {
+      f(b.x[n].x, w++), f(b.x[n].y, w++), f(b.x[n].z, w++);
+      f(b.v[n].x, w++), f(b.v[n].y, w++), f(b.v[n].z, w++);
+    }
+  };
+  system(st.base);
+  system(st.twin);
+}
+
+// Writes a trajectory at queue position `pos`, once the slot's previous occupant has been read.
+template <class R>
+__device__ void park_at(const TwinParking& q, unsigned long long pos, TwinState<R>& st,
+                        std::int32_t n, std::uint32_t item) {
+  const unsigned long long slot = pos & (q.capacity - 1);
+  DeviceAtomic<unsigned long long> tag(q.tag[slot]);
+  while (tag.load(::cuda::memory_order_acquire) != 0) {
+    if (q.stats) atomicAdd(&q.stats[8], 1ull);
+    __nanosleep(100);
+  }
+  R* words = static_cast<R*>(q.state);
+  for_each_word(st, [&](R& v, int w) { words[w * q.capacity + slot] = v; });
+  q.steps[slot] = n;
+  q.item[slot] = item;
+  tag.store(pos + 1, ::cuda::memory_order_release);
+}
+
+// Reads the trajectory at queue position `pos` (claimed by this thread), waiting for its writer,
+// and frees the slot.
+template <class R>
+__device__ void unpark_at(const TwinParking& q, unsigned long long pos, TwinState<R>& st,
+                          std::int32_t& n, std::uint32_t& item) {
+  const unsigned long long slot = pos & (q.capacity - 1);
+  DeviceAtomic<unsigned long long> tag(q.tag[slot]);
+  while (tag.load(::cuda::memory_order_acquire) != pos + 1) {
+    if (q.stats) atomicAdd(&q.stats[7], 1ull);
+    __nanosleep(100);
+  }
+  const R* words = static_cast<const R*>(q.state);
+  for_each_word(st, [&](R& v, int w) { v = words[w * q.capacity + slot]; });
+  n = q.steps[slot];
+  item = q.item[slot];
+  tag.store(0, ::cuda::memory_order_release);
+}
+
+// Claims up to `want` parked positions, none if fewer than `least` are published (lane 0 of a
+// warp); returns the first and sets `got`. Single atomic additions, never a compare-and-swap
+// loop: thousands of warps end segments every millisecond, and a contended CAS loop serves about
+// one per L2 round trip. `available` (published, not yet claimed) is taken first, the excess given
+// back; a claim that races with another may briefly see too few and take none, which costs
+// nothing but a later turn.
+__device__ unsigned long long claim_parked(const TwinParking& q, unsigned want, unsigned least,
+                                          unsigned& got) {
+  DeviceAtomic<long long> available(*reinterpret_cast<long long*>(&q.counters[5]));
+  const long long before = available.fetch_sub(want, ::cuda::memory_order_relaxed);
+  got = before <= 0 ? 0u : before < want ? static_cast<unsigned>(before) : want;
+  if (got < least) got = 0;
+  if (got < want) available.fetch_add(want - got, ::cuda::memory_order_relaxed);
+  return got ? atomicAdd(&q.counters[0], static_cast<unsigned long long>(got)) : 0;
+}
+
+// Publishes `count` positions this warp has written (lane 0, after the warp's writes).
+__device__ void publish_parked(const TwinParking& q, unsigned count) {
+  __threadfence();
+  DeviceAtomic<long long>(*reinterpret_cast<long long*>(&q.counters[5]))
+      .fetch_add(count, ::cuda::memory_order_relaxed);
+}
+
+// One thread integrates one pixel at a time. Without parking (segment 0) a thread that finishes
+// its pixel takes the next new one from the host and leaves when none remains. With parking, a
+// warp's lanes also stop together every `segment` passes: every running trajectory is parked
+// and the warp takes up to 32 again — new pixels while fewer than `live_cap` are live, else the
+// longest-parked ones — so each live pixel gets its turn (processor sharing: no long trajectory
+// starts late, the one thing that would hold the end of the run), and once no new pixel remains
+// sparse warps hand their trajectories to fuller ones and leave (the remaining work stays packed
+// into full warps instead of idling most lanes of many).
+//
+// The step loop carries nothing but the state, the step count, the item and a pass counter:
+// every register it does not hold is one more for the step's own temporaries (the kernel runs
+// at its register limit).
 template <Precision P, int Body, bool Exact>
 __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
     twin_kernel(const DivergenceSetup s, const TwinFeed f) {
@@ -84,25 +178,140 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
   for (int n = 0; n < kMapBodies; ++n) gravity.gm[n] = static_cast<R>(s.gm[n]);
   const R dt = static_cast<R>(s.dt);
   const R dc2 = static_cast<R>(s.critical_distance2);
+  const auto steps = static_cast<std::int32_t>(s.steps);
+  const TwinParking& q = f.park;
 
-  std::uint64_t item = 0;
-  if (!next_item(f, item)) return;
   TwinState<R> st;
-  load_pixel<Body>(st, s, f.list ? f.list[item] : item);
-  std::int64_t n = 0;  // checks passed so far
-  for (;;) {
-    const R d2 = twin_separation2<Body>(st);
-    const bool diverged = !(d2 <= dc2);  // NaN compares false: a non-finite pixel stops
-    if (diverged || n == s.steps) {
-      f.out_counts[item] = static_cast<std::int32_t>(n);
-      f.out_nonfinite[item] = n < s.steps && !isfinite(d2);
-      if (!next_item(f, item)) return;
+  std::uint32_t item = 0;
+  std::int32_t n = 0;  // checks passed so far
+  bool open = true;    // new pixels may remain for this thread
+  auto start_new = [&] {
+    if (open && next_item(f, item)) {
       load_pixel<Body>(st, s, f.list ? f.list[item] : item);
       n = 0;
-      continue;  // the fresh pixel is checked at its step 0 before anything moves
+      if (q.segment) atomicAdd(&q.counters[2], 1ull);
+      return true;
     }
-    twin_advance(st, gravity, dt);
-    ++n;
+    if (open && q.segment)
+      DeviceAtomic<unsigned long long>(q.counters[4]).store(1, ::cuda::memory_order_relaxed);
+    open = false;
+    return false;
+  };
+  // One pass: check the pixel; if it is done, record it and take a new one (checked at its
+  // step 0 on the next pass before anything moves), else advance it.
+  auto pass = [&](bool& has) {
+    const R d2 = twin_separation2<Body>(st);
+    if (!(d2 <= dc2) || n == steps) {  // NaN compares false: a non-finite pixel stops
+      f.out_counts[item] = n;
+      f.out_nonfinite[item] = n < steps && !isfinite(d2);
+      if (q.segment) atomicAdd(&q.counters[2], ~0ull);
+      has = start_new();
+    } else {
+      twin_advance(st, gravity, dt);
+      ++n;
+    }
+  };
+
+  bool has = start_new();
+  if (!q.segment) {
+    while (has) pass(has);
+    return;
+  }
+
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned below = (1u << lane) - 1;
+  // Lanes without a trajectory take parked ones, oldest first, if at least `least` are
+  // published (the whole warp calls this).
+  auto take_parked = [&](unsigned least) {
+    const unsigned idle = __ballot_sync(kFullWarp, !has);
+    unsigned got = 0;
+    unsigned long long first = 0;
+    if (lane == 0 && idle) first = claim_parked(q, __popc(idle), least, got);
+    got = __shfl_sync(kFullWarp, got, 0);
+    first = __shfl_sync(kFullWarp, first, 0);
+    const unsigned rank = __popc(idle & below);
+    if (!has && rank < got) {
+      unpark_at(q, first + rank, st, n, item);
+      has = true;
+    }
+  };
+  // Warps end their segments at different passes (a hashed phase), so that they do not all
+  // reach the queue's counters at once. Once no new pixel remains, segments are 16 times
+  // shorter: that is when packing pays.
+  const unsigned short_segment = max(q.segment / 16, 1u);
+  unsigned left = 1 + ((blockIdx.x * blockDim.x + threadIdx.x) / 32 * 2654435761u) % q.segment;
+  bool ending = false;  // no new pixel remains for anyone (the same in every lane)
+  for (;;) {
+    // One segment, or less if the warp runs dry.
+    for (;;) {
+      if (has) pass(has);
+      if (--left == 0) break;
+      if ((left & 63) == 0) {
+        if (!ending) {
+          unsigned long long none_left = 0;
+          if (lane == 0)
+            none_left =
+                DeviceAtomic<unsigned long long>(q.counters[4]).load(::cuda::memory_order_relaxed);
+          if (__shfl_sync(kFullWarp, none_left, 0)) {
+            ending = true;
+            left = min(left, short_segment);
+          }
+        }
+        if (!__any_sync(kFullWarp, has)) break;
+      }
+    }
+    left = ending ? short_segment : q.segment;
+
+    // The segment's end: park every running trajectory.
+    const long long t0 = q.stats ? clock64() : 0;
+    const unsigned running = __ballot_sync(kFullWarp, has);
+    unsigned long long first = 0;
+    if (lane == 0 && running) first = atomicAdd(&q.counters[1], __popc(running));
+    first = __shfl_sync(kFullWarp, first, 0);
+    if (has) park_at(q, first + __popc(running & below), st, n, item);
+    has = false;
+    __syncwarp();
+    if (lane == 0 && running) publish_parked(q, __popc(running));
+    const long long t1 = q.stats ? clock64() : 0;
+    long long t2 = t1;
+    if (!ending) {
+      // New pixels while the live set is below its cap, then the parked queue, then new pixels
+      // regardless of the cap while the queue is empty.
+      unsigned fresh = 0;
+      if (lane == 0) {
+        const unsigned long long live =
+            DeviceAtomic<unsigned long long>(q.counters[2]).load(::cuda::memory_order_relaxed);
+        fresh = live < q.live_cap ? static_cast<unsigned>(min(32ull, q.live_cap - live)) : 0;
+      }
+      if (lane < __shfl_sync(kFullWarp, fresh, 0)) has = start_new();
+      __syncwarp();
+      if (q.stats) t2 = clock64();
+      take_parked(1);
+      if (!has) has = start_new();
+    } else {
+      take_parked(kSparseWarp);  // a worthwhile share, or none: fuller warps take the rest
+    }
+    const bool busy = __any_sync(kFullWarp, has);
+    if (q.stats && lane == 0) {
+      const long long t3 = clock64();
+      atomicAdd(&q.stats[0], 1ull);
+      atomicAdd(&q.stats[1], static_cast<unsigned long long>(t3 - t0));
+      atomicAdd(&q.stats[2], static_cast<unsigned long long>(t2 - t1));
+      atomicAdd(&q.stats[3], static_cast<unsigned long long>(t3 - t2));
+      atomicAdd(&q.stats[4], static_cast<unsigned long long>(t1 - t0));
+      if (!busy) atomicAdd(&q.stats[6], 1ull);
+    }
+    if (busy) continue;
+    // Leaving. What this warp parked is visible before its departure is, and the last warp
+    // running does not leave while anything is parked.
+    __threadfence();
+    unsigned long long before = 0;
+    if (lane == 0) before = atomicAdd(&q.counters[3], ~0ull);
+    if (__shfl_sync(kFullWarp, before, 0) > 1) return;
+    if (lane == 0) atomicAdd(&q.counters[3], 1ull);
+    __threadfence();  // sees what every warp that left before parked
+    take_parked(1);
+    if (!__any_sync(kFullWarp, has)) return;  // the last warp, and nothing parked: done
   }
 }
 
@@ -131,6 +340,11 @@ KernelFn pick(Precision precision, int body, bool exact) {
 }
 
 }  // namespace
+
+int twin_state_word_bytes(Precision precision) {
+  return precision == Precision::fp32 ? static_cast<int>(sizeof(float))
+                                      : static_cast<int>(sizeof(double));
+}
 
 TwinLaunch twin_launch_shape(Precision precision, int body, bool exact, int device) {
   int sms = 0, per_sm = 0;

@@ -17,6 +17,37 @@ namespace orrery::cuda {
 // of the ring, a 64-bit word (s + 1) << 32 | item in pinned host memory; it stops when the host
 // closes the feed. Item i is pixel list[i] (row-major k·width + j) or, without a list, pixel i;
 // its results go to out_counts[i] and out_nonfinite[i], also in pinned host memory.
+// Trajectories parked between segments, in device memory (see twin_kernel.cu). A ring of
+// `capacity` slots: a warp reserves positions at counters[1] (tail), writes each slot's state,
+// steps and item before its tag (position + 1), then adds them to counters[5] (published, not
+// yet claimed; signed). A warp claims from counters[5] first, then takes positions at counters[0]
+// (head), waits for each tag and clears it once read. counters[2] counts the pixels started and
+// not finished; counters[3] the warps still running; counters[4] becomes 1 when a thread finds
+// no new pixel left.
+struct TwinParking {
+  unsigned long long* counters = nullptr;  // [6], zeroed before the launch but [3] = warps
+  unsigned long long* tag = nullptr;       // [capacity], zeroed before the launch
+  void* state = nullptr;                   // [kTwinWords][capacity] of the precision's Real
+  std::int32_t* steps = nullptr;           // [capacity]
+  std::uint32_t* item = nullptr;           // [capacity]
+  unsigned long long capacity = 0;
+  unsigned long long live_cap = 0;  // new pixels start at a segment's end while fewer are live
+  unsigned segment = 0;             // loop passes between segment ends; 0: never park
+  // Diagnostics (ORRERY_GPU_STATS): null, or kTwinStats counters summed over warps.
+  unsigned long long* stats = nullptr;
+};
+
+// The diagnostic counters: segment ends; SM clock cycles spent at them, in starting new pixels
+// there, in taking parked ones, in parking; polls of an empty host ring; warps that left early;
+// polls of a parked slot not yet written, and of one not yet read.
+inline constexpr int kTwinStats = 9;
+inline constexpr const char* kTwinStatNames[kTwinStats] = {
+    "segment_ends", "cycles_at_ends", "cycles_new", "cycles_take", "cycles_park",
+    "ring_waits",   "warps_left",     "unpark_waits", "park_waits"};
+
+// Words of one parked twin pair: two systems of three bodies, position and velocity.
+inline constexpr int kTwinWords = 2 * 3 * 2 * 3;
+
 struct TwinFeed {
   const std::uint64_t* ring = nullptr;     // mapped pinned host memory, `capacity` entries
   std::uint64_t capacity = 0;
@@ -26,12 +57,16 @@ struct TwinFeed {
   const std::uint64_t* list = nullptr;     // device memory, or null
   std::int32_t* out_counts = nullptr;      // mapped pinned host memory
   std::uint8_t* out_nonfinite = nullptr;   // mapped pinned host memory
+  TwinParking park;
 };
 
 struct TwinLaunch {
   int blocks = 0;
   int threads_per_block = 0;
 };
+
+// Bytes of one parked state word: the precision's Real.
+int twin_state_word_bytes(Precision precision);
 
 // The launch shape that fills the device: every resident thread works through pixels until the
 // feed closes.
