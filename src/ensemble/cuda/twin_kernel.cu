@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The divergence map on a GPU: one thread integrates one pixel's twin pair with the shared
-// ORRERY_HD step (twin_divergence.hpp), both systems' state in registers for the whole loop.
-// A persistent grid fed by the host: each resident thread, when its pixel diverges or reaches
-// `steps`, claims the next work item with one atomic increment, so no lane of a warp idles while
-// its neighbours run on, the device's work is the steps actually needed, and one launch serves
-// the whole run (no tail between batches).
+// ORRERY_HD step (twin_divergence.hpp), both systems' state in registers while it runs.
+// A persistent grid fed by the host: a thread whose pixel diverges or reaches `steps` takes the
+// next new pixel at once, so no lane idles while its neighbours run on and one launch serves
+// the whole run. Every `segment` steps a warp parks its trajectories in a device queue and takes
+// the longest-waiting ones back (processor sharing: long trajectories start early and end
+// together), and at the end sparse warps hand theirs to fuller ones (docs/map-gpu.md).
 #include <cuda_runtime.h>
 
 #include <string>
