@@ -13,9 +13,9 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <condition_variable>
 #include <exception>
 #include <map>
 #include <memory>
@@ -145,14 +145,13 @@ struct DeviceFeed {
     const std::string where = describe(device);
     std::fill_n(ring.reserve(capacity), capacity, 0);
     flags.get()[0] = flags.get()[1] = 0;
-    ORRERY_CUDA_CHECK(cudaMemsetAsync(claimed.reserve(device, 1), 0, sizeof(unsigned long long),
-                                      stream),
-                      where);
+    ORRERY_CUDA_CHECK(
+        cudaMemsetAsync(claimed.reserve(device, 1), 0, sizeof(unsigned long long), stream), where);
     if (!listed.empty())
-      ORRERY_CUDA_CHECK(cudaMemcpyAsync(list.reserve(device, listed.size()), listed.data(),
-                                        listed.size() * sizeof(std::uint64_t),
-                                        cudaMemcpyHostToDevice, stream),
-                        where);
+      ORRERY_CUDA_CHECK(
+          cudaMemcpyAsync(list.reserve(device, listed.size()), listed.data(),
+                          listed.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice, stream),
+          where);
   }
   // Ready for a run with parking: `capacity` empty slots of states of `word_bytes` words, and
   // `warps` running.
@@ -166,15 +165,15 @@ struct DeviceFeed {
     q.steps = park_steps.reserve(device, capacity);
     q.item = park_item.reserve(device, capacity);
     const unsigned long long counters[6] = {0, 0, 0, warps, 0, 0};
-    ORRERY_CUDA_CHECK(cudaMemcpyAsync(q.counters, counters, sizeof counters,
-                                      cudaMemcpyHostToDevice, stream),
-                      where);
+    ORRERY_CUDA_CHECK(
+        cudaMemcpyAsync(q.counters, counters, sizeof counters, cudaMemcpyHostToDevice, stream),
+        where);
     ORRERY_CUDA_CHECK(cudaMemsetAsync(q.tag, 0, capacity * sizeof(unsigned long long), stream),
                       where);
     if (std::getenv("ORRERY_GPU_STATS")) {
       q.stats = park_stats.reserve(device, kTwinStats);
-      ORRERY_CUDA_CHECK(cudaMemsetAsync(q.stats, 0, kTwinStats * sizeof(unsigned long long), stream),
-                        where);
+      ORRERY_CUDA_CHECK(
+          cudaMemsetAsync(q.stats, 0, kTwinStats * sizeof(unsigned long long), stream), where);
     }
     return q;
   }
@@ -204,10 +203,10 @@ int device_count(std::string* why) {
   const cudaError_t err = cudaGetDeviceCount(&n);
   if (err != cudaSuccess) {
     if (why)
-      *why = err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice
-                 ? fmt::format("no CUDA driver or device on this machine ({})",
-                               cudaGetErrorName(err))
-                 : fmt::format("{} ({})", cudaGetErrorString(err), cudaGetErrorName(err));
+      *why =
+          err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice
+              ? fmt::format("no CUDA driver or device on this machine ({})", cudaGetErrorName(err))
+              : fmt::format("{} ({})", cudaGetErrorString(err), cudaGetErrorName(err));
     cudaGetLastError();
     return 0;
   }
@@ -229,8 +228,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   if (options.gpu_segment < 0 || (options.gpu_segment & (options.gpu_segment - 1)) != 0)
-    throw ParameterError("gpu_segment", std::to_string(options.gpu_segment),
-                         "0 or a power of two");
+    throw ParameterError("gpu_segment", std::to_string(options.gpu_segment), "0 or a power of two");
   if (!(options.gpu_live_per_thread > 0))
     throw ParameterError("gpu_live_per_thread", fmt::format("{}", options.gpu_live_per_thread),
                          "a number above 0");
@@ -298,15 +296,16 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       feed->reset(capacity, list);
       TwinParking parking;
       if (options.gpu_segment > 0) {
-        const auto live_cap = static_cast<std::uint64_t>(std::ceil(std::min(
-            options.gpu_live_per_thread * static_cast<double>(threads),
-            options.gpu_device_share * static_cast<double>(total) / static_cast<double>(devices.size()))));
+        const auto live_cap = static_cast<std::uint64_t>(
+            std::ceil(std::min(options.gpu_live_per_thread * static_cast<double>(threads),
+                               options.gpu_device_share * static_cast<double>(total) /
+                                   static_cast<double>(devices.size()))));
         // At most every live pixel parked at once, and the live set exceeds its cap only by
         // threads that found the queue empty: twice that leaves every slot read long before
         // it is written again.
-        parking = feed->reset_parking(next_power_of_two(2 * (std::max(live_cap, threads) + threads)),
-                                      twin_state_word_bytes(options.precision),
-                                      threads / 32);
+        parking =
+            feed->reset_parking(next_power_of_two(2 * (std::max(live_cap, threads) + threads)),
+                                twin_state_word_bytes(options.precision), threads / 32);
         parking.live_cap = live_cap;
         parking.segment = static_cast<unsigned>(options.gpu_segment);
       }
@@ -331,20 +330,20 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       bool open = grant(threads + kLeast);
       if (!open) feed->close();
       ORRERY_CUDA_CHECK(cudaEventRecord(feed->began, feed->stream), where);
-      launch_twin_kernel(setup, options.precision, options.exact_gpu,
-                         TwinFeed{ring, capacity, feed->flags.get(), feed->flags.get() + 1,
-                                  feed->claimed.get(), listed ? feed->list.get() : nullptr, counts,
-                                  nonfinite, parking},
-                         shape, feed->stream);
+      launch_twin_kernel(
+          setup, options.precision, options.exact_gpu,
+          TwinFeed{ring, capacity, feed->flags.get(), feed->flags.get() + 1, feed->claimed.get(),
+                   listed ? feed->list.get() : nullptr, counts, nonfinite, parking},
+          shape, feed->stream);
       ORRERY_CUDA_CHECK(cudaEventRecord(feed->ended, feed->stream), where);
       launched[slot] = since_start();
       std::uint64_t seen = threads;  // claims beyond every thread's first are completions
       while (open && !failed) {
         std::this_thread::sleep_for(std::chrono::microseconds(100));
-        ORRERY_CUDA_CHECK(cudaMemcpyAsync(feed->claimed_seen.get(), feed->claimed.get(),
-                                          sizeof(unsigned long long), cudaMemcpyDeviceToHost,
-                                          feed->poll),
-                          where);
+        ORRERY_CUDA_CHECK(
+            cudaMemcpyAsync(feed->claimed_seen.get(), feed->claimed.get(),
+                            sizeof(unsigned long long), cudaMemcpyDeviceToHost, feed->poll),
+            where);
         ORRERY_CUDA_CHECK(cudaStreamSynchronize(feed->poll), where);
         const std::uint64_t claimed = feed->claimed_seen.get()[0];
         const std::uint64_t recent = claimed > seen ? claimed - seen : 0;
@@ -357,9 +356,10 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                         fmt::format("{}: computing {} pixels", where, granted));
       done[slot] = since_start();
       if (std::atomic_ref<int>(feed->flags.get()[1]).load())
-        throw RunError(fmt::format("{}: a work entry was overwritten before it was read "
-                                   "(ring of {} entries); this is a bug",
-                                   where, capacity));
+        throw RunError(
+            fmt::format("{}: a work entry was overwritten before it was read "
+                        "(ring of {} entries); this is a bug",
+                        where, capacity));
       if (parking.stats) {  // diagnostics, on request
         unsigned long long stats[kTwinStats];
         ORRERY_CUDA_CHECK(cudaMemcpy(stats, parking.stats, sizeof stats, cudaMemcpyDeviceToHost),
@@ -398,7 +398,8 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       MapProgress p;
       p.pixels_total = static_cast<std::int64_t>(total);
       for (std::uint64_t i = 0; i < total; ++i) {
-        const std::int32_t c = std::atomic_ref<std::int32_t>(counts[i]).load(std::memory_order_relaxed);
+        const std::int32_t c =
+            std::atomic_ref<std::int32_t>(counts[i]).load(std::memory_order_relaxed);
         if (c >= 0) ++p.pixels_done, p.pixel_steps += c;
       }
       p.seconds = since_start();
