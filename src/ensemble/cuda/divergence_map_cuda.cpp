@@ -38,59 +38,53 @@ std::string describe(int device) {
   return fmt::format("device {} ({})", device, device_name(device));
 }
 
-// Device memory that grows on demand, released with cudaFree; out-of-memory names the request
-// and what is free.
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() { cudaFree(p_); }
-  // At least n elements on `device` (the current device); earlier contents are not kept.
-  T* reserve(int device, std::size_t n) {
-    n = std::max<std::size_t>(n, 1);
-    if (n <= size_) return p_;
-    cudaFree(p_);
-    p_ = nullptr, size_ = 0;
-    const std::size_t bytes = n * sizeof(T);
-    const cudaError_t err = cudaMalloc(reinterpret_cast<void**>(&p_), bytes);
+// Where a GrowingArray lives. Device memory (of the current device): out-of-memory names the
+// request and what is free.
+struct DeviceMemory {
+  static void* allocate(std::size_t bytes) {
+    void* p = nullptr;
+    const cudaError_t err = cudaMalloc(&p, bytes);
     if (err != cudaSuccess) {
       cudaGetLastError();
+      int device = 0;
+      cudaGetDevice(&device);
       std::size_t free_bytes = 0, total_bytes = 0;
       cudaMemGetInfo(&free_bytes, &total_bytes);
       throw RunError(fmt::format("{}: out of device memory: asked for {} bytes, {} of {} free ({})",
                                  describe(device), bytes, free_bytes, total_bytes,
                                  cudaGetErrorString(err)));
     }
-    size_ = n;
-    return p_;
+    return p;
   }
-  T* get() const { return p_; }
-
- private:
-  T* p_ = nullptr;
-  std::size_t size_ = 0;
+  static void release(void* p) { cudaFree(p); }
 };
 
-// Pinned host memory that grows on demand: visible to every device (portable) and addressable
-// from kernels (mapped); released with cudaFreeHost.
-template <class T>
-class PinnedArray {
+// Pinned host memory, visible to every device (portable) and addressable from kernels (mapped).
+struct PinnedMemory {
+  static void* allocate(std::size_t bytes) {
+    void* p = nullptr;
+    ORRERY_CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocPortable | cudaHostAllocMapped),
+                      fmt::format("allocating {} bytes of pinned host memory", bytes));
+    return p;
+  }
+  static void release(void* p) { cudaFreeHost(p); }
+};
+
+// An array that grows on demand and keeps its memory between runs.
+template <class T, class Memory>
+class GrowingArray {
  public:
-  PinnedArray() = default;
-  PinnedArray(const PinnedArray&) = delete;
-  PinnedArray& operator=(const PinnedArray&) = delete;
-  ~PinnedArray() { cudaFreeHost(p_); }
+  GrowingArray() = default;
+  GrowingArray(const GrowingArray&) = delete;
+  GrowingArray& operator=(const GrowingArray&) = delete;
+  ~GrowingArray() { Memory::release(p_); }
   // At least n elements; earlier contents are not kept.
   T* reserve(std::size_t n) {
     n = std::max<std::size_t>(n, 1);
     if (n <= size_) return p_;
-    cudaFreeHost(p_);
+    Memory::release(p_);
     p_ = nullptr, size_ = 0;
-    ORRERY_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&p_), n * sizeof(T),
-                                    cudaHostAllocPortable | cudaHostAllocMapped),
-                      fmt::format("allocating {} bytes of pinned host memory", n * sizeof(T)));
+    p_ = static_cast<T*>(Memory::allocate(n * sizeof(T)));
     size_ = n;
     return p_;
   }
@@ -100,6 +94,11 @@ class PinnedArray {
   T* p_ = nullptr;
   std::size_t size_ = 0;
 };
+
+template <class T>
+using DeviceArray = GrowingArray<T, DeviceMemory>;
+template <class T>
+using PinnedArray = GrowingArray<T, PinnedMemory>;
 
 // What one device works from: its stream, its work ring and flags (pinned, read by the kernel)
 // and its claim counter (device memory). Made on the device's host thread, with the device
@@ -128,7 +127,7 @@ struct DeviceFeed {
     ORRERY_CUDA_CHECK(cudaEventCreate(&ended), where);
     flags.reserve(2);
     claimed_seen.reserve(1);
-    claimed.reserve(device, 1);
+    claimed.reserve(1);
   }
   ~DeviceFeed() {
     if (began) cudaEventDestroy(began);
@@ -146,10 +145,10 @@ struct DeviceFeed {
     std::fill_n(ring.reserve(capacity), capacity, 0);
     flags.get()[0] = flags.get()[1] = 0;
     ORRERY_CUDA_CHECK(
-        cudaMemsetAsync(claimed.reserve(device, 1), 0, sizeof(unsigned long long), stream), where);
+        cudaMemsetAsync(claimed.reserve(1), 0, sizeof(unsigned long long), stream), where);
     if (!listed.empty())
       ORRERY_CUDA_CHECK(
-          cudaMemcpyAsync(list.reserve(device, listed.size()), listed.data(),
+          cudaMemcpyAsync(list.reserve(listed.size()), listed.data(),
                           listed.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice, stream),
           where);
   }
@@ -159,11 +158,11 @@ struct DeviceFeed {
     const std::string where = describe(device);
     TwinParking q;
     q.capacity = capacity;
-    q.counters = park_counters.reserve(device, 6);
-    q.tag = park_tag.reserve(device, capacity);
-    q.state = park_state.reserve(device, capacity * kTwinWords * word_bytes);
-    q.steps = park_steps.reserve(device, capacity);
-    q.item = park_item.reserve(device, capacity);
+    q.counters = park_counters.reserve(6);
+    q.tag = park_tag.reserve(capacity);
+    q.state = park_state.reserve(capacity * kTwinWords * word_bytes);
+    q.steps = park_steps.reserve(capacity);
+    q.item = park_item.reserve(capacity);
     const unsigned long long counters[6] = {0, 0, 0, warps, 0, 0};
     ORRERY_CUDA_CHECK(
         cudaMemcpyAsync(q.counters, counters, sizeof counters, cudaMemcpyHostToDevice, stream),
@@ -171,7 +170,7 @@ struct DeviceFeed {
     ORRERY_CUDA_CHECK(cudaMemsetAsync(q.tag, 0, capacity * sizeof(unsigned long long), stream),
                       where);
     if (std::getenv("ORRERY_GPU_STATS")) {
-      q.stats = park_stats.reserve(device, kTwinStats);
+      q.stats = park_stats.reserve(kTwinStats);
       ORRERY_CUDA_CHECK(
           cudaMemsetAsync(q.stats, 0, kTwinStats * sizeof(unsigned long long), stream), where);
     }
