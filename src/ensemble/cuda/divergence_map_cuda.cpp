@@ -83,7 +83,7 @@ class GrowingArray {
     n = std::max<std::size_t>(n, 1);
     if (n <= size_) return p_;
     Memory::release(p_);
-    p_ = nullptr, size_ = 0;
+    p_ = nullptr, size_ = 0;  // stays empty if the allocation throws
     p_ = static_cast<T*>(Memory::allocate(n * sizeof(T)));
     size_ = n;
     return p_;
