@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/ensemble/divergence_map.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -24,6 +25,12 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
       throw ParameterError("pixel", fmt::format("({}, {})", j, k),
                            fmt::format("0 <= j < {} and 0 <= k < {}", params.width,
                                        params.height));
+  for (std::size_t i = 0; i < options.devices.size(); ++i)
+    if (std::count(options.devices.begin(), options.devices.begin() + i, options.devices[i])) {
+      std::string list;
+      for (int d : options.devices) list += (list.empty() ? "" : ",") + std::to_string(d);
+      throw ParameterError("devices", list, "each device number at most once");
+    }
   if (options.threads < 0)
     throw ParameterError("threads", fmt::format("{}", options.threads),
                          "a positive number of threads (0: all cores)");

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <stdexcept>
 #include <utility>
 
 namespace orrery {
@@ -34,14 +36,38 @@ std::int64_t predicted_count(std::uint64_t pixel, const std::int32_t* known, std
 }
 
 WorkPool::WorkPool(std::uint64_t total, bool grid, std::int64_t width, std::int64_t height,
-                   std::int64_t steps, const std::int32_t* known)
+                   std::int64_t steps, const std::int32_t* known,
+                   std::span<const double> weights, std::uint64_t dealt)
     : total_(total),
+      dealt_(std::min(dealt, total)),
+      given_(dealt_),
       stride_(grid ? spreading_stride(total) : 1),
+      deals_(std::max<std::size_t>(weights.size(), 1)),
       grid_(grid),
       width_(width),
       height_(height),
       steps_(steps),
-      known_(known) {}
+      known_(known) {
+  if (weights.empty()) {
+    deals_[0].back = dealt_;
+    return;
+  }
+  double sum = 0;
+  for (double w : weights) {
+    if (!(w > 0 && std::isfinite(w))) throw std::invalid_argument("WorkPool: a weight is not > 0");
+    sum += w;
+  }
+  double below = 0;
+  for (std::size_t p = 0; p < deals_.size(); ++p) {
+    deals_[p].front = p ? deals_[p - 1].back : 0;
+    below += weights[p];
+    deals_[p].back = p + 1 == deals_.size()
+                         ? dealt_
+                         : std::min(dealt_, static_cast<std::uint64_t>(std::llround(
+                                                below / sum * static_cast<double>(dealt_))));
+    deals_[p].back = std::max(deals_[p].back, deals_[p].front);
+  }
+}
 
 WorkPool::~WorkPool() {
   if (sorter_.joinable()) sorter_.join();
@@ -55,6 +81,19 @@ void WorkPool::settle() {
 std::uint64_t WorkPool::spread(std::uint64_t q) const {
   return grid_ ? static_cast<std::uint64_t>((static_cast<unsigned __int128>(q) * stride_) % total_)
                : q;
+}
+
+// Positions q, q+1, … of the order: one multiplication, then additions (the pool hands out
+// hundreds of thousands of pixels within the first millisecond of a run, under its lock).
+void WorkPool::spread_run(std::uint64_t q, std::span<std::uint64_t> out) const {
+  if (out.empty()) return;
+  std::uint64_t p = spread(q);
+  const std::uint64_t step = grid_ ? stride_ : 1;
+  for (auto& o : out) {
+    o = p;
+    p += step;  // both below total ≤ 2^63
+    if (p >= total_) p -= total_;
+  }
 }
 
 // Sorts the positions [from, total) by prediction, without the lock; then, under it, drops what
@@ -79,18 +118,40 @@ void WorkPool::sort_remainder(std::uint64_t from) {
   sorted_cv_.notify_all();
 }
 
-std::size_t WorkPool::take(std::span<std::uint64_t> out) {
+std::size_t WorkPool::take(std::span<std::uint64_t> out, std::size_t part) {
   std::unique_lock<std::mutex> lock(mutex_);
+  Deal& own = deals_.at(part);
+  std::size_t n = std::min<std::uint64_t>(out.size(), own.back - own.front);
+  spread_run(own.front, out.first(n));
+  own.front += n;
+  if (n == out.size()) return n;
+  n += take_shared(out.subspan(n), lock);
+  while (n < out.size()) {  // the back of the largest deal left
+    Deal* largest = &own;
+    for (Deal& d : deals_)
+      if (d.back - d.front > largest->back - largest->front) largest = &d;
+    if (largest->front == largest->back) break;
+    out[n++] = spread(--largest->back);
+  }
+  return n;
+}
+
+// The shared positions [dealt, total): in order until half of them are handed out, then sorted.
+std::size_t WorkPool::take_shared(std::span<std::uint64_t> out,
+                                  std::unique_lock<std::mutex>& lock) {
   std::size_t n = 0;
   if (sorted_ready_) {
     while (n < out.size() && sorted_next_ < sorted_.size()) out[n++] = sorted_[sorted_next_++];
     return n;
   }
-  if (grid_ && !sorting_ && 2 * (total_ - given_) <= total_ && total_ - given_ > out.size()) {
+  if (grid_ && !sorting_ && 2 * (total_ - given_) <= total_ - dealt_ &&
+      total_ - given_ > out.size()) {
     sorting_ = true;
     sorter_ = std::thread([this, from = given_] { sort_remainder(from); });
   }
-  while (n < out.size() && given_ < total_) out[n++] = spread(given_++);
+  n = std::min<std::uint64_t>(out.size(), total_ - given_);
+  spread_run(given_, out.first(n));
+  given_ += n;
   if (n == 0 && sorting_) {
     // Everything unsorted is handed out before the sort finished: the sort holds the rest.
     sorted_cv_.wait(lock, [&] { return sorted_ready_; });

@@ -7,6 +7,7 @@
 
 #include "divergence_reference.hpp"
 #include "reference_pixels.hpp"
+#include "orrery/core/error.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
 
 namespace orrery {
@@ -251,6 +252,22 @@ TEST(DivergenceMap, ProgressReachesTheTotal) {
   EXPECT_EQ(last.pixels_done, 1200);
   EXPECT_EQ(last.pixels_total, 1200);
   EXPECT_EQ(last.pixel_steps, map.pixel_steps);
+}
+
+TEST(DivergenceMap, RefusesADeviceListedTwice) {
+  // Whatever the backend: a device named twice is a mistake in the list, not a wish for two
+  // shares of one device.
+  DivergenceMapParams p = xy_body1();
+  p.width = p.height = 4;
+  MapRunOptions o = cpu("", 1);
+  o.devices = {0, 1, 0};
+  try {
+    compute_divergence_map(p, o);
+    ADD_FAILURE() << "accepted --devices 0,1,0";
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "devices");
+    EXPECT_NE(std::string(e.what()).find("0,1,0"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -75,6 +75,81 @@ TEST(WorkPool, TheLastHalfGoesLongestFirst) {
   EXPECT_LT(rest.back() % w, 10u);
 }
 
+TEST(WorkPool, DealsEqualStretchesFirst) {
+  // 4 parts, 9 of 10 positions dealt: each part first gets its own quarter of the first 1800
+  // positions of the order, then the shared tenth.
+  const std::int64_t w = 50, h = 40;
+  std::vector<std::int32_t> known(w * h, -1);
+  const std::vector<double> equal(4, 1.0);
+  WorkPool pool(w * h, true, w, h, 1000, known.data(), equal, 1800);
+  const std::uint64_t s = spreading_stride(w * h);
+  for (std::size_t part = 0; part < 4; ++part) {
+    std::vector<std::uint64_t> own(450);
+    ASSERT_EQ(pool.take(own, part), own.size());
+    for (std::uint64_t k = 0; k < own.size(); ++k)
+      ASSERT_EQ(own[k], ((450 * part + k) * s) % (w * h)) << "part " << part << " item " << k;
+  }
+  std::vector<std::uint64_t> shared(10);
+  ASSERT_EQ(pool.take(shared, 2), shared.size());
+  for (std::uint64_t k = 0; k < shared.size(); ++k)
+    EXPECT_EQ(shared[k], ((1800 + k) * s) % (w * h));
+}
+
+TEST(WorkPool, DealsFollowTheWeights) {
+  // A device measured twice as fast as the others is dealt twice their share.
+  const std::vector<double> speeds = {1.0, 2.0, 1.0};
+  WorkPool pool(1000, false, 0, 0, 100, nullptr, speeds, 800);
+  std::vector<std::uint64_t> buf(1000);
+  EXPECT_EQ(pool.take({buf.data(), 200}, 0), 200u);
+  EXPECT_EQ(buf[199], 199u);
+  EXPECT_EQ(pool.take({buf.data(), 1}, 1), 1u);
+  EXPECT_EQ(buf[0], 200u);
+  EXPECT_EQ(pool.take({buf.data(), 1}, 2), 1u);
+  EXPECT_EQ(buf[0], 600u);
+  const std::vector<double> broken = {1.0, 0.0};
+  EXPECT_THROW(WorkPool(10, false, 0, 0, 100, nullptr, broken, 10), std::invalid_argument);
+}
+
+TEST(WorkPool, DealtPartsCarryTheSameWork) {
+  // On a map whose counts vary across it (long in one corner, short elsewhere) the four deals
+  // of the spread order hold the same work within 0.2 %.
+  const std::int64_t w = 400, h = 300;
+  auto count = [&](std::uint64_t p) {
+    const double x = double(p % w) / w, y = double(p / w) / h;
+    return x * x + y > 1.0 ? 50000.0 : 1000.0 + 40000.0 * x * y;
+  };
+  const std::vector<double> equal(4, 1.0);
+  WorkPool pool(w * h, true, w, h, 50000, nullptr, equal, w * h);
+  std::vector<double> work(4, 0.0);
+  std::vector<std::uint64_t> buf(w * h / 4);
+  for (std::size_t part = 0; part < 4; ++part) {
+    ASSERT_EQ(pool.take(buf, part), buf.size());
+    for (auto p : buf) work[part] += count(p);
+  }
+  const double mean = (work[0] + work[1] + work[2] + work[3]) / 4;
+  for (double x : work) EXPECT_NEAR(x / mean, 1.0, 0.002);
+}
+
+TEST(WorkPool, APartWithNothingLeftTakesTheBackOfTheLargestDeal) {
+  // Part 0 alone drains the pool: its deal, the shared rest, then the others' deals from their
+  // ends, so what a slow device had not started yet goes to the one that asks.
+  const std::uint64_t n = 103;
+  const std::vector<double> equal(3, 1.0);
+  WorkPool pool(n, false, 0, 0, 100, nullptr, equal, 90);  // deals 0–29, 30–59, 60–89; 13 shared
+  std::vector<std::uint64_t> buf(30 + 13);
+  ASSERT_EQ(pool.take(buf, 0), buf.size());
+  EXPECT_EQ(buf[29], 29u);
+  EXPECT_EQ(buf[30], 90u);
+  std::vector<std::uint64_t> one(1);
+  ASSERT_EQ(pool.take(one, 0), 1u);
+  EXPECT_EQ(one[0], 59u);  // the end of part 1's deal (ties: the first part)
+  ASSERT_EQ(pool.take(one, 0), 1u);
+  EXPECT_EQ(one[0], 89u);  // then part 2's, now the largest
+  std::vector<std::uint64_t> first(2);
+  ASSERT_EQ(pool.take(first, 1), 2u);  // part 1 still starts at its front
+  EXPECT_EQ(first, (std::vector<std::uint64_t>{30, 31}));
+}
+
 TEST(WorkPool, PredictionIsTheLongestKnownNearby) {
   std::vector<std::int32_t> known(100, -1);
   known[0] = 500;  // (0, 0)
@@ -92,17 +167,20 @@ namespace {
 
 TEST(WorkPool, ManyTakersGetEveryItemExactlyOnce) {
   // As devices do: several threads take concurrently across the sort of the last half, with
-  // counts arriving meanwhile.
+  // counts arriving meanwhile, and take from each other's deals at the end.
   for (int round = 0; round < 20; ++round) {
     const std::int64_t w = 97, h = 61;
     std::vector<std::int32_t> known(w * h, -1);
-    WorkPool pool(w * h, true, w, h, 1000, known.data());
+    // Some rounds deal part of the map to the four takers first.
+    const std::uint64_t dealt = static_cast<std::uint64_t>(w * h) * (round % 4) / 3;
+    const std::vector<double> speeds = {1.0, 0.5 + round % 3, 1.0, 2.0};
+    WorkPool pool(w * h, true, w, h, 1000, known.data(), speeds, dealt);
     std::vector<std::vector<std::uint64_t>> got(4);
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)
       threads.emplace_back([&, t] {
         std::vector<std::uint64_t> buf(1 + (t * 37 + round) % 50);
-        while (std::size_t n = pool.take(buf))
+        while (std::size_t n = pool.take(buf, static_cast<std::size_t>(t)))
           for (std::size_t i = 0; i < n; ++i) {
             got[t].push_back(buf[i]);
             std::atomic_ref<std::int32_t>(known[buf[i]]).store(static_cast<std::int32_t>(buf[i] % 500));

@@ -37,7 +37,8 @@ struct MapRunOptions {
   // parks: each thread runs a pixel to its end) a warp parks its trajectories and takes the
   // longest-waiting ones. A device keeps up to `gpu_live_per_thread` pixels per thread in
   // progress, but never more than `gpu_device_share` of an even split of the map between the
-  // devices, so that the rest is handed out as devices finish.
+  // devices. With several devices that share of the map is dealt to them at the start in equal
+  // parts; the rest is handed out as devices free threads, which balances their speeds.
   int gpu_segment = 4096;
   double gpu_live_per_thread = 8.0;
   double gpu_device_share = 0.5;

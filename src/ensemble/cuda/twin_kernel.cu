@@ -49,7 +49,7 @@ __device__ T load_acquire(const T& x) {
 // The next work item for this thread, or false when the feed is closed. The host writes ring
 // entries and `closed` into pinned memory while the kernel runs.
 __device__ bool next_item(const TwinFeed& f, std::uint32_t& item) {
-  const std::uint64_t s = atomicAdd(f.claimed, 1ull);
+  const std::uint64_t s = f.sequence + atomicAdd(f.claimed, 1ull);
   const std::uint64_t tag = s + 1;
   const std::uint64_t& slot = f.ring[s % f.capacity];
   for (;;) {

@@ -13,9 +13,10 @@
 namespace orrery::cuda {
 
 // The work of one persistent launch, fed by the host while it runs. A thread claims sequence
-// number s (one atomic increment in device memory) and waits until the host has written entry s
-// of the ring, a 64-bit word (s + 1) << 32 | item in pinned host memory; it stops when the host
-// closes the feed. Item i is pixel list[i] (row-major k·width + j) or, without a list, pixel i;
+// number s (`sequence` plus one atomic increment in device memory) and waits until the host has
+// written entry s mod capacity of the ring, a 64-bit word (s + 1) << 32 | item in pinned host
+// memory (entries of earlier launches hold smaller numbers); it stops when the host closes the
+// feed. Item i is pixel list[i] (row-major k·width + j) or, without a list, pixel i;
 // its results go to out_counts[i] and out_nonfinite[i], also in pinned host memory.
 // Trajectories parked between segments, in device memory (see twin_kernel.cu). A ring of
 // `capacity` slots: a warp reserves positions at counters[1] (tail), writes each slot's state,
@@ -51,6 +52,7 @@ inline constexpr int kTwinWords = 2 * 3 * 2 * 3;
 struct TwinFeed {
   const std::uint64_t* ring = nullptr;     // mapped pinned host memory, `capacity` entries
   std::uint64_t capacity = 0;
+  std::uint64_t sequence = 0;              // the sequence number of the launch's first claim
   const int* closed = nullptr;             // mapped pinned: 1 once no more entries will come
   int* overrun = nullptr;                  // mapped pinned: set if an entry was overwritten unread
   unsigned long long* claimed = nullptr;   // device memory, zeroed before the launch
