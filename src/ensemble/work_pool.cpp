@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
-#include <stdexcept>
 #include <utility>
 
 namespace orrery {
@@ -36,36 +34,22 @@ std::int64_t predicted_count(std::uint64_t pixel, const std::int32_t* known, std
 }
 
 WorkPool::WorkPool(std::uint64_t total, bool grid, std::int64_t width, std::int64_t height,
-                   std::int64_t steps, const std::int32_t* known,
-                   std::span<const double> weights, std::uint64_t dealt)
+                   std::int64_t steps, const std::int32_t* known, std::size_t parts,
+                   std::uint64_t dealt)
     : total_(total),
       dealt_(std::min(dealt, total)),
       given_(dealt_),
       stride_(grid ? spreading_stride(total) : 1),
-      deals_(std::max<std::size_t>(weights.size(), 1)),
+      deals_(std::max<std::size_t>(parts, 1)),
       grid_(grid),
       width_(width),
       height_(height),
       steps_(steps),
       known_(known) {
-  if (weights.empty()) {
-    deals_[0].back = dealt_;
-    return;
-  }
-  double sum = 0;
-  for (double w : weights) {
-    if (!(w > 0 && std::isfinite(w))) throw std::invalid_argument("WorkPool: a weight is not > 0");
-    sum += w;
-  }
-  double below = 0;
+  const auto dealt128 = static_cast<unsigned __int128>(dealt_);
   for (std::size_t p = 0; p < deals_.size(); ++p) {
-    deals_[p].front = p ? deals_[p - 1].back : 0;
-    below += weights[p];
-    deals_[p].back = p + 1 == deals_.size()
-                         ? dealt_
-                         : std::min(dealt_, static_cast<std::uint64_t>(std::llround(
-                                                below / sum * static_cast<double>(dealt_))));
-    deals_[p].back = std::max(deals_[p].back, deals_[p].front);
+    deals_[p].front = static_cast<std::uint64_t>(dealt128 * p / deals_.size());
+    deals_[p].back = static_cast<std::uint64_t>(dealt128 * (p + 1) / deals_.size());
   }
 }
 

@@ -10,11 +10,10 @@
 //   within two pixels (unknown neighbourhoods first): the last pixels handed out are the ones
 //   expected to diverge early. The sort runs on a thread of its own while the devices go on
 //   taking unsorted pixels.
-// - Several devices: the first `dealt` positions of the order are dealt among them in
-//   consecutive stretches in proportion to given weights (their speeds), so each device starts
-//   with the same mixture: equal stretches of the canonical map carry the same work within
-//   0.02 % (0.1 % on a 400×300 map whose counts vary smoothly across it; every q-th position
-//   instead gives 1 %). The rest is shared: whoever asks first takes it.
+// - Several devices: the first `dealt` positions of the order are dealt among them in equal
+//   consecutive stretches, so each device starts with the same mixture: on the canonical map
+//   the same work within 0.02 % (0.1 % on a 400×300 map whose counts vary smoothly across it;
+//   every q-th position instead gives 1 %). The rest is shared: whoever asks first takes it.
 //   A part whose deal and the shared rest are exhausted takes from the end of the largest deal
 //   left, so a slow device's unstarted pixels go to the others.
 // - A list of pixels is handed out as given.
@@ -39,10 +38,9 @@ std::int64_t predicted_count(std::uint64_t pixel, const std::int32_t* known, std
 class WorkPool {
  public:
   // Grid: items are pixels, `known` the run's results as they arrive. List: items are positions
-  // 0..total−1 in order (width/height/known unused). One taker per weight; `dealt` positions
-  // dealt in proportion to the weights (none given: one taker, nothing dealt).
+  // 0..total−1 in order (width/height/known unused). `parts` takers, `dealt` positions dealt.
   WorkPool(std::uint64_t total, bool grid, std::int64_t width, std::int64_t height,
-           std::int64_t steps, const std::int32_t* known, std::span<const double> weights = {},
+           std::int64_t steps, const std::int32_t* known, std::size_t parts = 1,
            std::uint64_t dealt = 0);
   ~WorkPool();
   WorkPool(const WorkPool&) = delete;

@@ -80,8 +80,7 @@ TEST(WorkPool, DealsEqualStretchesFirst) {
   // positions of the order, then the shared tenth.
   const std::int64_t w = 50, h = 40;
   std::vector<std::int32_t> known(w * h, -1);
-  const std::vector<double> equal(4, 1.0);
-  WorkPool pool(w * h, true, w, h, 1000, known.data(), equal, 1800);
+  WorkPool pool(w * h, true, w, h, 1000, known.data(), 4, 1800);
   const std::uint64_t s = spreading_stride(w * h);
   for (std::size_t part = 0; part < 4; ++part) {
     std::vector<std::uint64_t> own(450);
@@ -95,21 +94,6 @@ TEST(WorkPool, DealsEqualStretchesFirst) {
     EXPECT_EQ(shared[k], ((1800 + k) * s) % (w * h));
 }
 
-TEST(WorkPool, DealsFollowTheWeights) {
-  // A device measured twice as fast as the others is dealt twice their share.
-  const std::vector<double> speeds = {1.0, 2.0, 1.0};
-  WorkPool pool(1000, false, 0, 0, 100, nullptr, speeds, 800);
-  std::vector<std::uint64_t> buf(1000);
-  EXPECT_EQ(pool.take({buf.data(), 200}, 0), 200u);
-  EXPECT_EQ(buf[199], 199u);
-  EXPECT_EQ(pool.take({buf.data(), 1}, 1), 1u);
-  EXPECT_EQ(buf[0], 200u);
-  EXPECT_EQ(pool.take({buf.data(), 1}, 2), 1u);
-  EXPECT_EQ(buf[0], 600u);
-  const std::vector<double> broken = {1.0, 0.0};
-  EXPECT_THROW(WorkPool(10, false, 0, 0, 100, nullptr, broken, 10), std::invalid_argument);
-}
-
 TEST(WorkPool, DealtPartsCarryTheSameWork) {
   // On a map whose counts vary across it (long in one corner, short elsewhere) the four deals
   // of the spread order hold the same work within 0.2 %.
@@ -118,8 +102,7 @@ TEST(WorkPool, DealtPartsCarryTheSameWork) {
     const double x = double(p % w) / w, y = double(p / w) / h;
     return x * x + y > 1.0 ? 50000.0 : 1000.0 + 40000.0 * x * y;
   };
-  const std::vector<double> equal(4, 1.0);
-  WorkPool pool(w * h, true, w, h, 50000, nullptr, equal, w * h);
+  WorkPool pool(w * h, true, w, h, 50000, nullptr, 4, w * h);
   std::vector<double> work(4, 0.0);
   std::vector<std::uint64_t> buf(w * h / 4);
   for (std::size_t part = 0; part < 4; ++part) {
@@ -127,6 +110,8 @@ TEST(WorkPool, DealtPartsCarryTheSameWork) {
     for (auto p : buf) work[part] += count(p);
   }
   const double mean = (work[0] + work[1] + work[2] + work[3]) / 4;
+  // Consecutive stretches hold within 0.08 % here, every fourth position within 0.9 %: the bound
+  // tells the two apart.
   for (double x : work) EXPECT_NEAR(x / mean, 1.0, 0.002);
 }
 
@@ -134,8 +119,7 @@ TEST(WorkPool, APartWithNothingLeftTakesTheBackOfTheLargestDeal) {
   // Part 0 alone drains the pool: its deal, the shared rest, then the others' deals from their
   // ends, so what a slow device had not started yet goes to the one that asks.
   const std::uint64_t n = 103;
-  const std::vector<double> equal(3, 1.0);
-  WorkPool pool(n, false, 0, 0, 100, nullptr, equal, 90);  // deals 0–29, 30–59, 60–89; 13 shared
+  WorkPool pool(n, false, 0, 0, 100, nullptr, 3, 90);  // deals 0–29, 30–59, 60–89; 13 shared
   std::vector<std::uint64_t> buf(30 + 13);
   ASSERT_EQ(pool.take(buf, 0), buf.size());
   EXPECT_EQ(buf[29], 29u);
@@ -173,8 +157,7 @@ TEST(WorkPool, ManyTakersGetEveryItemExactlyOnce) {
     std::vector<std::int32_t> known(w * h, -1);
     // Some rounds deal part of the map to the four takers first.
     const std::uint64_t dealt = static_cast<std::uint64_t>(w * h) * (round % 4) / 3;
-    const std::vector<double> speeds = {1.0, 0.5 + round % 3, 1.0, 2.0};
-    WorkPool pool(w * h, true, w, h, 1000, known.data(), speeds, dealt);
+    WorkPool pool(w * h, true, w, h, 1000, known.data(), 4, dealt);
     std::vector<std::vector<std::uint64_t>> got(4);
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)

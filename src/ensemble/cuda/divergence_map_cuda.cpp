@@ -290,8 +290,8 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       devices.size() > 1
           ? static_cast<std::uint64_t>(options.gpu_device_share * static_cast<double>(total))
           : 0;
-  const std::vector<double> equal(devices.size(), 1.0);
-  WorkPool pool(total, !listed, setup.width, setup.height, setup.steps, counts, equal, dealt);
+  WorkPool pool(total, !listed, setup.width, setup.height, setup.steps, counts, devices.size(),
+                dealt);
 
   std::atomic<bool> failed{false};
   std::vector<std::exception_ptr> errors(devices.size());
