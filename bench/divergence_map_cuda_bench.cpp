@@ -91,6 +91,7 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
   state.counters["launched_s"] = launched / n;
   state.counters["pool_empty_to_done_s"] = (last_done - emptied) / n;
   state.counters["devices_done_spread_s"] = (last_done - first_done) / n;
+  state.counters["done_to_return_s"] = (seconds - last_done) / n;
   state.counters["segment"] = schedule.segment;
   state.counters["live_per_thread"] = schedule.live;
   state.counters["device_share"] = schedule.share;
@@ -178,7 +179,7 @@ int register_all() {
   for (int d : {2, 4, 8}) add("fp64/" + std::to_string(d) + "gpu", Precision::fp64, false, d);
   // What each of four devices faces: the same window at a quarter of the pixels, on one.
   add("fp64-quarter/1gpu", Precision::fp64, false, 1, {}, 500);
-  add("fp64-quarter/1gpu-share1", Precision::fp64, false, 1, {4096, 8, 1}, 500);
+  add("fp64-quarter/1gpu-share0.5", Precision::fp64, false, 1, {4096, 8, 0.5}, 500);
   add("fp64-quarter/1gpu-live2", Precision::fp64, false, 1, {4096, 2, 1}, 500);
   // The schedule's parts: without parking (each thread runs its pixel to the end), and other
   // segments and live-set sizes.

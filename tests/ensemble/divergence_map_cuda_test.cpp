@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "orrery/ensemble/divergence_map.hpp"
@@ -145,7 +146,8 @@ TEST_F(CudaMap, IdenticalWhateverTheSchedule) {
   const std::vector<PixelIndex> chosen{{0, 0}, {96, 60}, {48, 30}, {5, 7}, {5, 7}, {90, 2}};
   for (const Schedule& s :
        {Schedule{1, 2, 1, 1}, Schedule{16, 2, 1, 0}, Schedule{16, 0.25, 1, 3},
-        Schedule{64, 8, 0.1, 1}, Schedule{256, 1, 1, 0}, Schedule{4096, 8, 0.9, 0}}) {
+        Schedule{64, 8, 0.1, 1}, Schedule{256, 1, 1, 0}, Schedule{4096, 8, 0.9, 0},
+        Schedule{4096, 0, 0.5, 0}}) {
     MapRunOptions o = gpu(Precision::fp64, true);
     o.gpu_segment = s.segment;
     o.gpu_live_per_thread = s.live;
@@ -169,9 +171,11 @@ TEST_F(CudaMap, RefusesScheduleValuesOutsideTheirRange) {
   o.gpu_segment = 3000;
   EXPECT_THROW(compute_divergence_map(window(4, 4, 10), o), ParameterError);
   o.gpu_segment = 4096;
-  o.gpu_live_per_thread = 0;
-  EXPECT_THROW(compute_divergence_map(window(4, 4, 10), o), ParameterError);
-  o.gpu_live_per_thread = 8;
+  for (double live : {-1.0, std::nan("")}) {
+    o.gpu_live_per_thread = live;
+    EXPECT_THROW(compute_divergence_map(window(4, 4, 10), o), ParameterError) << live;
+  }
+  o.gpu_live_per_thread = 0;  // the default
   for (double share : {0.0, 1.5}) {
     o.gpu_device_share = share;
     EXPECT_THROW(compute_divergence_map(window(4, 4, 10), o), ParameterError) << share;

@@ -39,21 +39,22 @@ __device__ void load_pixel(TwinState<R>& st, const DivergenceSetup& s, std::uint
   }
 }
 
-// A load that sees everything the host wrote to pinned memory before it wrote this value.
+// A load of a word the host writes to pinned memory while the kernel runs: `acquire` also sees
+// everything the host wrote before it wrote this value, `relaxed` just the word.
 template <class T>
-__device__ T load_acquire(const T& x) {
-  return ::cuda::atomic_ref<T, ::cuda::thread_scope_system>(const_cast<T&>(x))
-      .load(::cuda::memory_order_acquire);
+__device__ T load_from_host(const T& x, ::cuda::memory_order order) {
+  return ::cuda::atomic_ref<T, ::cuda::thread_scope_system>(const_cast<T&>(x)).load(order);
 }
 
 // The next work item for this thread, or false when the feed is closed. The host writes ring
-// entries and `closed` into pinned memory while the kernel runs.
+// entries and `closed` into pinned memory while the kernel runs. An entry is one word (tag and
+// item), read relaxed: nothing else the host wrote is needed with it.
 __device__ bool next_item(const TwinFeed& f, std::uint32_t& item) {
   const std::uint64_t s = f.sequence + atomicAdd(f.claimed, 1ull);
   const std::uint64_t tag = s + 1;
   const std::uint64_t& slot = f.ring[s % f.capacity];
   for (;;) {
-    const std::uint64_t e = load_acquire(slot);
+    const std::uint64_t e = load_from_host(slot, ::cuda::memory_order_relaxed);
     if ((e >> 32) == tag) {
       item = e & 0xffffffffu;
       return true;
@@ -62,9 +63,9 @@ __device__ bool next_item(const TwinFeed& f, std::uint32_t& item) {
       *const_cast<volatile int*>(f.overrun) = 1;
       return false;
     }
-    if (load_acquire(*f.closed)) {
+    if (load_from_host(*f.closed, ::cuda::memory_order_acquire)) {
       // Entries written before `closed` are visible now: look once more.
-      const std::uint64_t again = load_acquire(slot);
+      const std::uint64_t again = load_from_host(slot, ::cuda::memory_order_relaxed);
       if ((again >> 32) != tag) return false;
       item = again & 0xffffffffu;
       return true;
@@ -254,7 +255,12 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
             none_left =
                 DeviceAtomic<unsigned long long>(q.counters[4]).load(::cuda::memory_order_relaxed);
           if (__shfl_sync(kFullWarp, none_left, 0)) {
+            // Once a thread has found the feed closed, the warp stops reading the host's ring:
+            // those reads of pinned memory, one to three per thread at the end of a run,
+            // stalled the memory fences of the warps parking meanwhile (up to 250 µs each,
+            // against 0.4 µs) and made the last tenth of a run twice as long (docs/map-gpu.md).
             ending = true;
+            open = false;
             left = min(left, short_segment);
           }
         }
