@@ -258,7 +258,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
             // Once a thread has found the feed closed, the warp stops reading the host's ring:
             // those reads of pinned memory, one to three per thread at the end of a run,
             // stalled the memory fences of the warps parking meanwhile (up to 250 µs each,
-            // against 0.4 µs) and made the last tenth of a run twice as long (docs/map-gpu.md).
+            // against 0.4 µs) and slowed the last tenth of a run threefold (docs/map-gpu.md).
             ending = true;
             open = false;
             left = min(left, short_segment);
