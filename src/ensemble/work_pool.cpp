@@ -102,7 +102,7 @@ void WorkPool::sort_remainder(std::uint64_t from) {
   sorted_cv_.notify_all();
 }
 
-std::size_t WorkPool::take(std::span<std::uint64_t> out, std::size_t part) {
+std::size_t WorkPool::take(std::span<std::uint64_t> out, std::size_t part, bool steal) {
   std::unique_lock<std::mutex> lock(mutex_);
   Deal& own = deals_.at(part);
   std::size_t n = std::min<std::uint64_t>(out.size(), own.back - own.front);
@@ -110,7 +110,7 @@ std::size_t WorkPool::take(std::span<std::uint64_t> out, std::size_t part) {
   own.front += n;
   if (n == out.size()) return n;
   n += take_shared(out.subspan(n), lock);
-  while (n < out.size()) {  // the back of the largest deal left
+  while (steal && n < out.size()) {  // the back of the largest deal left
     Deal* largest = &own;
     for (Deal& d : deals_)
       if (d.back - d.front > largest->back - largest->front) largest = &d;

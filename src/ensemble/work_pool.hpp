@@ -15,7 +15,10 @@
 //   the same work within 0.02 % (0.1 % on a 400×300 map whose counts vary smoothly across it;
 //   every q-th position instead gives 1 %). The rest is shared: whoever asks first takes it.
 //   A part whose deal and the shared rest are exhausted takes from the end of the largest deal
-//   left, so a slow device's unstarted pixels go to the others.
+//   left, so a slow device's unstarted pixels go to the others. A taker that fills a queue ahead
+//   of its needs steals only what it needs now: a pixel stolen early and queued is one its owner
+//   might have started sooner (four devices that each queued others' pixels at the start of a
+//   map ended 7 ms apart).
 // - A list of pixels is handed out as given.
 #pragma once
 
@@ -31,7 +34,8 @@ namespace orrery {
 std::uint64_t spreading_stride(std::uint64_t pixels);
 
 // The longest count known within two pixels of `pixel` on a width × height grid (`known` holds
-// −1 where no count is known yet, read without locking), or `steps` when none is.
+// result words, read without locking: negative where no count is known yet or the pixel turned
+// non-finite), or `steps` when none is.
 std::int64_t predicted_count(std::uint64_t pixel, const std::int32_t* known, std::int64_t width,
                              std::int64_t height, std::int64_t steps);
 
@@ -46,9 +50,10 @@ class WorkPool {
   WorkPool(const WorkPool&) = delete;
   WorkPool& operator=(const WorkPool&) = delete;
 
-  // Writes up to out.size() items for taker `part`; returns how many (0 when all are handed
-  // out).
-  std::size_t take(std::span<std::uint64_t> out, std::size_t part = 0);
+  // Writes up to out.size() items for taker `part`: its deal, then the shared rest, then (if
+  // `steal`) the unstarted end of the largest deal left. Returns how many: 0 when all are
+  // handed out, or, without `steal`, when only other parts' deals remain.
+  std::size_t take(std::span<std::uint64_t> out, std::size_t part = 0, bool steal = true);
   // Waits for a sort in progress (tests use it to see the sorted order deterministically).
   void settle();
 

@@ -134,6 +134,20 @@ TEST(WorkPool, APartWithNothingLeftTakesTheBackOfTheLargestDeal) {
   EXPECT_EQ(first, (std::vector<std::uint64_t>{30, 31}));
 }
 
+TEST(WorkPool, WithoutStealingAPartTakesOnlyItsDealAndTheSharedRest) {
+  const std::uint64_t n = 103;
+  WorkPool pool(n, false, 0, 0, 100, nullptr, 3, 90);  // deals 0–29, 30–59, 60–89; 13 shared
+  std::vector<std::uint64_t> buf(50);
+  ASSERT_EQ(pool.take(buf, 0, false), 43u);  // 0–29 and 90–102, none of the others' deals
+  EXPECT_EQ(buf[42], 102u);
+  EXPECT_EQ(pool.take(buf, 0, false), 0u);
+  std::vector<std::uint64_t> one(1);
+  ASSERT_EQ(pool.take(one, 0), 1u);  // stealing, when asked to
+  EXPECT_EQ(one[0], 59u);
+  ASSERT_EQ(pool.take(buf, 1, false), 29u);  // part 1 keeps the rest of its deal
+  EXPECT_EQ(buf[0], 30u);
+}
+
 TEST(WorkPool, PredictionIsTheLongestKnownNearby) {
   std::vector<std::int32_t> known(100, -1);
   known[0] = 500;  // (0, 0)

@@ -19,14 +19,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <latch>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <string_view>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "../result_collector.hpp"
 #include "../work_pool.hpp"
 #include "cuda_check.hpp"
 #include "orrery/core/error.hpp"
@@ -122,6 +125,7 @@ struct DeviceFeed {
   DeviceArray<unsigned char> park_state;
   DeviceArray<std::int32_t> park_steps;
   DeviceArray<std::uint32_t> park_item;
+  std::map<int, TwinLaunch> shapes;  // by kernel: an occupancy query costs tens of microseconds
 
   explicit DeviceFeed(int d) : device(d) {
     const std::string where = describe(device);
@@ -169,9 +173,8 @@ struct DeviceFeed {
           where);
     return first;
   }
-  // Ready for a run with parking: `capacity` empty slots of states of `word_bytes` words, and
-  // `warps` running.
-  TwinParking reset_parking(std::size_t capacity, int word_bytes, unsigned long long warps) {
+  // Ready for a run with parking: `capacity` empty slots of states of `word_bytes` words.
+  TwinParking reset_parking(std::size_t capacity, int word_bytes) {
     const std::string where = describe(device);
     TwinParking q;
     q.capacity = capacity;
@@ -180,18 +183,24 @@ struct DeviceFeed {
     q.state = park_state.reserve(capacity * kTwinWords * word_bytes);
     q.steps = park_steps.reserve(capacity);
     q.item = park_item.reserve(capacity);
-    const unsigned long long counters[6] = {0, 0, 0, warps, 0, 0};
-    ORRERY_CUDA_CHECK(
-        cudaMemcpyAsync(q.counters, counters, sizeof counters, cudaMemcpyHostToDevice, stream),
-        where);
+    ORRERY_CUDA_CHECK(cudaMemsetAsync(q.counters, 0, 6 * sizeof(unsigned long long), stream),
+                      where);
     ORRERY_CUDA_CHECK(cudaMemsetAsync(q.tag, 0, capacity * sizeof(unsigned long long), stream),
                       where);
-    if (std::getenv("ORRERY_GPU_STATS")) {
+    if (const char* v = std::getenv("ORRERY_GPU_STATS"); v && std::string_view(v) != "host") {
       q.stats = park_stats.reserve(kTwinStats);
       ORRERY_CUDA_CHECK(
           cudaMemsetAsync(q.stats, 0, kTwinStats * sizeof(unsigned long long), stream), where);
     }
     return q;
+  }
+  // The launch shape that fills the device with the kernel for these options.
+  TwinLaunch shape(Precision precision, int body, bool exact) {
+    const int key = (static_cast<int>(precision) * 2 + exact) * 3 + body;
+    auto it = shapes.find(key);
+    if (it == shapes.end())
+      it = shapes.emplace(key, twin_launch_shape(precision, body, exact, device)).first;
+    return it->second;
   }
   void close() { std::atomic_ref<int>(flags.get()[0]).store(1, std::memory_order_release); }
 };
@@ -201,49 +210,9 @@ struct DeviceFeed {
 // share of the canonical map; a process that makes many maps (a benchmark, a zoom sequence)
 // pays it once. One call at a time uses them; a concurrent call makes its own.
 struct RunBuffers {
-  PinnedArray<std::int32_t> counts;
-  PinnedArray<std::uint8_t> nonfinite;
+  PinnedArray<std::int32_t> results;  // result words (result_collector.hpp)
   std::map<int, std::unique_ptr<DeviceFeed>> feeds;  // made by each device's host thread
 };
-
-// Copies the results out of the pinned buffers into `out` (sized), checks that every pixel was
-// computed and sums the steps and non-finite pixels: a few slices on threads of their own, as
-// this pass is on the critical path of every map.
-void copy_results(const std::int32_t* counts, const std::uint8_t* nonfinite,
-                  DivergenceCounts& out) {
-  const std::size_t total = out.counts.size();
-  const std::size_t parts = std::clamp<std::size_t>(
-      std::min<std::size_t>(total >> 18, std::thread::hardware_concurrency()), 1, 4);
-  struct Partial {
-    std::int32_t least = 0;
-    std::int64_t steps = 0, nonfinite = 0;
-  };
-  std::vector<Partial> partial(parts);
-  auto slice = [&](std::size_t p) {
-    const std::size_t a = total * p / parts, b = total * (p + 1) / parts;
-    Partial r;
-    for (std::size_t i = a; i < b; ++i) {
-      const std::int32_t c = counts[i];
-      out.counts[i] = c;
-      r.least = std::min(r.least, c);
-      r.steps += c;
-    }
-    for (std::size_t i = a; i < b; ++i) {
-      out.nonfinite[i] = nonfinite[i];
-      r.nonfinite += nonfinite[i];
-    }
-    partial[p] = r;
-  };
-  std::vector<std::thread> helpers;
-  for (std::size_t p = 1; p < parts; ++p) helpers.emplace_back(slice, p);
-  slice(0);
-  for (auto& t : helpers) t.join();
-  for (const Partial& r : partial) {
-    if (r.least < 0) throw RunError("a pixel was never computed; this is a bug");
-    out.pixel_steps += r.steps;
-    out.nonfinite_pixels += r.nonfinite;
-  }
-}
 
 std::uint64_t next_power_of_two(std::uint64_t x) {
   std::uint64_t p = 1;
@@ -319,8 +288,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   for (int d : devices) buffers.feeds.try_emplace(d);  // filled by the device's thread
 
   // Results land here, written by the kernels.
-  std::int32_t* counts = buffers.counts.reserve(total);
-  std::uint8_t* nonfinite = buffers.nonfinite.reserve(total);
+  std::int32_t* results = buffers.results.reserve(total);
   // Several devices are dealt `gpu_device_share` of the map (default all of it) at the start in
   // equal stretches of the spread order (the same work within 0.02 % on the canonical map) and
   // share the rest as they free threads; a device that has started all it can takes the
@@ -335,13 +303,28 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   // 9 ms apart).
   double live_per_thread = options.gpu_live_per_thread;
   if (live_per_thread == 0) live_per_thread = devices.size() > 1 ? 2.0 : 8.0;
-  WorkPool pool(total, !listed, setup.width, setup.height, setup.steps, counts, devices.size(),
+  WorkPool pool(total, !listed, setup.width, setup.height, setup.steps, results, devices.size(),
                 dealt);
 
-  std::atomic<bool> failed{false}, cleared{false};
+  std::atomic<bool> failed{false};
   std::vector<std::exception_ptr> errors(devices.size());
   std::vector<double> busy(devices.size(), 0.0), launched(devices.size(), 0.0),
-      done(devices.size(), 0.0), emptied(devices.size(), 0.0);
+      granted_first(devices.size(), 0.0), done(devices.size(), 0.0),
+      set_up(devices.size(), 0.0), marked_at(devices.size(), 0.0),
+      emptied(devices.size(), 0.0);
+  std::vector<std::uint64_t> taken(devices.size(), 0);
+  // The "not yet" marks, read by the work pool and the result collector, are written in parts
+  // by the device threads (each once its device is set up) and the calling thread; no device
+  // takes work before every part is written.
+  const std::size_t mark_parts = devices.size() + 1;
+  std::latch all_marked(static_cast<std::ptrdiff_t>(mark_parts));
+  std::vector<char> marked(mark_parts, 0);
+  auto mark_not_yet = [&](std::size_t part) {
+    std::fill(results + total * part / mark_parts, results + total * (part + 1) / mark_parts,
+              kNotYet);
+    marked[part] = 1;
+    all_marked.arrive_and_wait();
+  };
   std::mutex finished_mutex;
   std::condition_variable finished_cv;
   std::size_t finished = 0;
@@ -355,7 +338,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       auto& made = buffers.feeds.at(d);
       if (!made) made = std::make_unique<DeviceFeed>(d);
       feed = made.get();
-      TwinLaunch shape = twin_launch_shape(options.precision, setup.body, options.exact_gpu, d);
+      TwinLaunch shape = feed->shape(options.precision, setup.body, options.exact_gpu);
       if (options.gpu_blocks > 0) shape.blocks = options.gpu_blocks;
       const std::uint64_t threads = std::uint64_t(shape.blocks) * shape.threads_per_block;
       // Entries written ahead of the claims: at the start every thread's first item, then four
@@ -379,7 +362,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
         // it is written again.
         parking =
             feed->reset_parking(next_power_of_two(2 * (std::max(live_cap, threads) + threads)),
-                                twin_state_word_bytes(options.precision), threads / 32);
+                                twin_state_word_bytes(options.precision));
         parking.live_cap = live_cap;
         parking.segment = static_cast<unsigned>(options.gpu_segment);
       }
@@ -387,10 +370,16 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       std::uint64_t granted = 0;
       std::vector<std::uint64_t> chunk(4096);
       // Writes entries up to `target` claims; false once the pool is empty.
-      auto grant = [&](std::uint64_t target) {
+      // Writes entries up to `target` claims from the device's deal and the shared rest, and
+      // up to `needed` from other devices' deals (work_pool.hpp); false once the pool is empty.
+      auto grant = [&](std::uint64_t target, std::uint64_t needed) {
         while (granted < target) {
-          const std::size_t n = pool.take(
-              {chunk.data(), std::min<std::uint64_t>(chunk.size(), target - granted)}, slot);
+          const std::uint64_t want = std::min<std::uint64_t>(chunk.size(), target - granted);
+          std::size_t n = pool.take({chunk.data(), want}, slot, false);
+          if (n == 0 && granted < needed)
+            n = pool.take({chunk.data(), std::min<std::uint64_t>(want, needed - granted)}, slot);
+          else if (n == 0)
+            return true;  // others' deals remain, and this device does not need them yet
           if (n == 0) {
             emptied[slot] = since_start();
             return false;
@@ -401,14 +390,20 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
         }
         return true;
       };
-      cleared.wait(false);  // the pool reads the counts: their "not yet" marks come first
-      bool open = grant(threads + kLeast);
+      // Every thread's first entry is written before the launch: threads that find none poll
+      // the host's memory, and 4 × 67 584 threads doing so delayed the whole run by
+      // milliseconds. The pool reads the "not yet" marks, so they come first.
+      set_up[slot] = since_start();
+      mark_not_yet(slot);
+      marked_at[slot] = since_start();
+      bool open = grant(threads + kLeast, threads + kLeast);
       if (!open) feed->close();
+      granted_first[slot] = since_start();
       ORRERY_CUDA_CHECK(cudaEventRecord(feed->began, feed->stream), where);
       launch_twin_kernel(setup, options.precision, options.exact_gpu,
                          TwinFeed{ring, capacity, first_claim, feed->flags.get(),
                                   feed->flags.get() + 1, feed->claimed.get(),
-                                  listed ? feed->list.get() : nullptr, counts, nonfinite, parking},
+                                  listed ? feed->list.get() : nullptr, results, parking},
                          shape, feed->stream);
       ORRERY_CUDA_CHECK(cudaEventRecord(feed->ended, feed->stream), where);
       launched[slot] = since_start();
@@ -423,13 +418,15 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
         const std::uint64_t claimed = feed->claimed_seen.get()[0];
         const std::uint64_t recent = claimed > seen ? claimed - seen : 0;
         seen = std::max(seen, claimed);
-        open = grant(claimed + std::clamp<std::uint64_t>(4 * recent, kLeast, capacity / 4));
+        open = grant(claimed + std::clamp<std::uint64_t>(4 * recent, kLeast, capacity / 4),
+                     claimed + kLeast);
         if (!open) feed->close();
       }
       if (failed) feed->close();
       ORRERY_CUDA_CHECK(cudaEventSynchronize(feed->ended),
                         fmt::format("{}: computing {} pixels", where, granted));
       done[slot] = since_start();
+      taken[slot] = granted;
       if (std::atomic_ref<int>(feed->flags.get()[1]).load())
         throw RunError(
             fmt::format("{}: a work entry was overwritten before it was read "
@@ -450,6 +447,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
     } catch (...) {
       errors[slot] = std::current_exception();
       failed = true;
+      if (!marked[slot]) mark_not_yet(slot);  // the others wait for every part
       if (feed) {  // stop this device's kernel too, and wait for it before anything is freed
         feed->close();
         cudaStreamSynchronize(feed->stream);
@@ -462,33 +460,33 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
 
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < devices.size(); ++i) threads.emplace_back(worker, i);
-  // −1 marks "not yet" for the work pool and the progress line; the devices set up meanwhile
-  // and take work once it is written. (Every pixel's non-finite flag is written with its count.)
-  std::fill_n(counts, total, -1);
-  cleared = true;
-  cleared.notify_all();
-  // The results' own memory, touched while the devices work: first-touch page faults on
-  // 5 MB cost more than the copy into it does.
+  mark_not_yet(devices.size());
+  // The results' own memory, touched while the devices work (first-touch page faults on 5 MB
+  // cost about a millisecond), and filled as pixels finish: the calling thread sweeps the
+  // result words every 2 ms, so that when the last device is done only its last milliseconds'
+  // pixels are left to copy. It reports progress meanwhile and wakes the moment the last
+  // device is done.
   DivergenceCounts out;
   out.counts.resize(total);
   out.nonfinite.resize(total);
-  // The calling thread reports progress while the devices work and wakes the moment the last
-  // device is done.
+  ResultCollector collector(results, out);
   {
+    auto reported = std::chrono::steady_clock::now();
     std::unique_lock<std::mutex> lock(finished_mutex);
-    while (!finished_cv.wait_for(lock, std::chrono::milliseconds(250),
+    while (!finished_cv.wait_for(lock, std::chrono::milliseconds(2),
                                  [&] { return finished == devices.size(); })) {
-      if (!options.progress) continue;
       lock.unlock();
-      MapProgress p;
-      p.pixels_total = static_cast<std::int64_t>(total);
-      for (std::uint64_t i = 0; i < total; ++i) {
-        const std::int32_t c =
-            std::atomic_ref<std::int32_t>(counts[i]).load(std::memory_order_relaxed);
-        if (c >= 0) ++p.pixels_done, p.pixel_steps += c;
+      collector.sweep();
+      if (options.progress && std::chrono::steady_clock::now() - reported >
+                                  std::chrono::milliseconds(250)) {
+        reported = std::chrono::steady_clock::now();
+        MapProgress p;
+        p.pixels_total = static_cast<std::int64_t>(total);
+        p.pixels_done = collector.pixels_done();
+        p.pixel_steps = out.pixel_steps;
+        p.seconds = since_start();
+        options.progress(p);
       }
-      p.seconds = since_start();
-      options.progress(p);
       lock.lock();
     }
   }
@@ -499,7 +497,20 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       std::rethrow_exception(e);
     }
 
-  copy_results(counts, nonfinite, out);
+  const double all_done = since_start();
+  collector.finish();
+  if (std::getenv("ORRERY_GPU_STATS")) {  // diagnostics, on request: where the call's time went
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      std::fprintf(stderr,
+                   "%s: ms from the call: set up %.3f, marked %.3f, first entries %.3f, "
+                   "launched %.3f, pool empty %.3f, done %.3f (kernel %.3f); %llu pixels\n",
+                   describe(devices[i]).c_str(), 1e3 * set_up[i], 1e3 * marked_at[i],
+                   1e3 * granted_first[i], 1e3 * launched[i],
+                   1e3 * emptied[i], 1e3 * done[i], 1e3 * busy[i],
+                   static_cast<unsigned long long>(taken[i]));
+    std::fprintf(stderr, "host: ms from the call: threads joined %.3f, results copied %.3f\n",
+                 1e3 * all_done, 1e3 * since_start());
+  }
   out.info.backend = "cuda";
   out.info.kernel = device_name(devices.front()) + (options.exact_gpu ? " (exact)" : "");
   out.info.threads = static_cast<int>(devices.size());

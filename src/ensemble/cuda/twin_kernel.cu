@@ -12,6 +12,7 @@
 
 #include <cuda/atomic>
 
+#include "../result_collector.hpp"
 #include "cuda_check.hpp"
 #include "orrery/ensemble/twin_divergence.hpp"
 #include "orrery/gravity/precision_traits.hpp"
@@ -204,8 +205,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
   auto pass = [&](bool& has) {
     const R d2 = twin_separation2<Body>(st);
     if (!(d2 <= dc2) || n == steps) {  // NaN compares false: a non-finite pixel stops
-      f.out_counts[item] = n;
-      f.out_nonfinite[item] = n < steps && !isfinite(d2);
+      f.out[item] = result_word(n, n < steps && !isfinite(d2));
       if (q.segment) atomicAdd(&q.counters[2], ~0ull);
       has = start_new();
     } else {
@@ -313,9 +313,9 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
     // running does not leave while anything is parked.
     __threadfence();
     unsigned long long before = 0;
-    if (lane == 0) before = atomicAdd(&q.counters[3], ~0ull);
-    if (__shfl_sync(kFullWarp, before, 0) > 1) return;
-    if (lane == 0) atomicAdd(&q.counters[3], 1ull);
+    if (lane == 0) before = atomicAdd(&q.counters[3], 1ull);
+    if (__shfl_sync(kFullWarp, before, 0) + 1 < gridDim.x * blockDim.x / 32) return;
+    if (lane == 0) atomicAdd(&q.counters[3], ~0ull);
     __threadfence();  // sees what every warp that left before parked
     take_parked(1);
     if (!__any_sync(kFullWarp, has)) return;  // the last warp, and nothing parked: done

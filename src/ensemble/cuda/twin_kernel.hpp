@@ -17,16 +17,17 @@ namespace orrery::cuda {
 // written entry s mod capacity of the ring, a 64-bit word (s + 1) << 32 | item in pinned host
 // memory (entries of earlier launches hold smaller numbers); it stops when the host closes the
 // feed. Item i is pixel list[i] (row-major k·width + j) or, without a list, pixel i;
-// its results go to out_counts[i] and out_nonfinite[i], also in pinned host memory.
+// its result goes to out[i] (result_collector.hpp: the count, complemented if non-finite),
+// also in pinned host memory.
 // Trajectories parked between segments, in device memory (see twin_kernel.cu). A ring of
 // `capacity` slots: a warp reserves positions at counters[1] (tail), writes each slot's state,
 // steps and item before its tag (position + 1), then adds them to counters[5] (published, not
 // yet claimed; signed). A warp claims from counters[5] first, then takes positions at counters[0]
 // (head), waits for each tag and clears it once read. counters[2] counts the pixels started and
-// not finished; counters[3] the warps still running; counters[4] becomes 1 when a thread finds
+// not finished; counters[3] the warps that have left; counters[4] becomes 1 when a thread finds
 // no new pixel left.
 struct TwinParking {
-  unsigned long long* counters = nullptr;  // [6], zeroed before the launch but [3] = warps
+  unsigned long long* counters = nullptr;  // [6], zeroed before the launch
   unsigned long long* tag = nullptr;       // [capacity], zeroed before the launch
   void* state = nullptr;                   // [kTwinWords][capacity] of the precision's Real
   std::int32_t* steps = nullptr;           // [capacity]
@@ -57,8 +58,7 @@ struct TwinFeed {
   int* overrun = nullptr;                  // mapped pinned: set if an entry was overwritten unread
   unsigned long long* claimed = nullptr;   // device memory, zeroed before the launch
   const std::uint64_t* list = nullptr;     // device memory, or null
-  std::int32_t* out_counts = nullptr;      // mapped pinned host memory
-  std::uint8_t* out_nonfinite = nullptr;   // mapped pinned host memory
+  std::int32_t* out = nullptr;             // mapped pinned host memory: result words
   TwinParking park;
 };
 
