@@ -18,6 +18,8 @@ namespace orrery::bench {
 
 double fp64_fma_per_second(int device);
 double naive_map_seconds(const DivergenceSetup& s, std::vector<std::int32_t>& counts);
+void* occupy_device(int device, int blocks);
+void release_device(void* busy);
 
 namespace {
 
@@ -31,12 +33,15 @@ const std::vector<std::int32_t>& exact_fp64_counts() {
   return counts;
 }
 
-// The GPU schedule: parking segment (0: each thread runs a pixel to its end) and live pixels
-// per thread.
+// The GPU schedule: parking segment (0: each thread runs a pixel to its end), live pixels per
+// thread, the share of the map dealt, and whether devices' speeds move pixels; and blocks of
+// another job kept running on device 0 meanwhile (a busier device).
 struct Schedule {
   int segment = MapRunOptions{}.gpu_segment;
   double live = MapRunOptions{}.gpu_live_per_thread;
   double share = MapRunOptions{}.gpu_device_share;
+  bool balance = MapRunOptions{}.gpu_balance;
+  int busy_blocks = 0;
 };
 
 void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exact, int devices,
@@ -57,18 +62,23 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
   o.gpu_segment = schedule.segment;
   o.gpu_live_per_thread = schedule.live;
   o.gpu_device_share = schedule.share;
+  o.gpu_balance = schedule.balance;
   for (int d = 0; d < devices; ++d) o.devices.push_back(d);
-  {  // contexts and modules load outside the timing
-    DivergenceMapParams tiny;
-    tiny.width = tiny.height = 64;
-    tiny.steps = 100;
-    compute_divergence_map(tiny, o);
-  }
+  // One untimed map of this size first (contexts and modules load; the timed maps reuse its
+  // buffers, as every map after the first of a process does). (With another job on device 0 this is also what makes the
+  // timed maps possible: growing a buffer frees device memory, which waits for every kernel on
+  // the device, the other job's included.)
+  compute_divergence_map(canonical, o);
   double seconds = 0, steps = 0, device_seconds = 0, launched = 0, emptied = 0, first_done = 0,
          last_done = 0;
   std::vector<std::int32_t> counts;
+  double first_share = 0;
   for (auto _ : state) {
+    void* busy = schedule.busy_blocks > 0 ? occupy_device(0, schedule.busy_blocks) : nullptr;
     const DivergenceMap m = compute_divergence_map(canonical, o);
+    if (busy) release_device(busy);
+    first_share += static_cast<double>(m.info.device_pixels.front()) /
+                   static_cast<double>(m.counts.size());
     seconds += m.info.wall_seconds;
     device_seconds += m.info.device_seconds;
     launched += m.info.launched_seconds;
@@ -96,6 +106,8 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
   state.counters["live_per_thread"] = schedule.live;
   state.counters["device_share"] = schedule.share;
   state.counters["devices"] = devices;
+  state.counters["device0_pixel_share"] = first_share / n;
+  state.counters["busy_blocks_on_device0"] = schedule.busy_blocks;
   static std::map<int, double> peak;
   if (!peak.count(0)) peak[0] = fp64_fma_per_second(0);
   state.counters["fp64_fma_peak_per_s_per_device"] = peak[0];
@@ -181,6 +193,11 @@ int register_all() {
   add("fp64-quarter/1gpu", Precision::fp64, false, 1, {}, 500);
   add("fp64-quarter/1gpu-share0.5", Precision::fp64, false, 1, {4096, 8, 0.5}, 500);
   add("fp64-quarter/1gpu-live2", Precision::fp64, false, 1, {4096, 2, 1}, 500);
+  // Device 0 shared with another job (blocks of fp64 work on every multiprocessor): alone, and
+  // with three free devices, balanced by measured speeds or not.
+  add("fp64-busy/1gpu", Precision::fp64, false, 1, {4096, 0, 1, true, 132});
+  add("fp64-busy/4gpu", Precision::fp64, false, 4, {4096, 0, 1, true, 132});
+  add("fp64-busy/4gpu-unbalanced", Precision::fp64, false, 4, {4096, 0, 1, false, 132});
   // The schedule's parts: without parking (each thread runs its pixel to the end), and other
   // segments and live-set sizes.
   for (int d : {1, 4}) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <utility>
 
 namespace orrery {
@@ -102,22 +103,78 @@ void WorkPool::sort_remainder(std::uint64_t from) {
   sorted_cv_.notify_all();
 }
 
+// The items moved to a deal, after the first `n` places of `out`, which the caller fills from
+// the deal's positions (reserved here, spread outside the lock).
+std::size_t WorkPool::take_deal(Deal& d, std::span<std::uint64_t> out, std::uint64_t& first,
+                                std::size_t& n) {
+  n = std::min<std::uint64_t>(out.size(), d.back - d.front);
+  first = d.front;
+  d.front += n;
+  const std::size_t m = std::min(out.size() - n, d.moved.size());
+  std::copy_n(d.moved.begin(), m, out.begin() + static_cast<std::ptrdiff_t>(n));
+  d.moved.erase(d.moved.begin(), d.moved.begin() + static_cast<std::ptrdiff_t>(m));
+  return n + m;
+}
+
+// The last unstarted item of a deal: the items moved to it, then its positions from the back.
+bool WorkPool::take_back(Deal& d, std::uint64_t& item) {
+  if (!d.moved.empty()) {
+    item = d.moved.back();
+    d.moved.pop_back();
+    return true;
+  }
+  if (d.front == d.back) return false;
+  item = spread(--d.back);
+  return true;
+}
+
 std::size_t WorkPool::take(std::span<std::uint64_t> out, std::size_t part, bool steal) {
   std::unique_lock<std::mutex> lock(mutex_);
   Deal& own = deals_.at(part);
-  std::size_t n = std::min<std::uint64_t>(out.size(), own.back - own.front);
-  spread_run(own.front, out.first(n));
-  own.front += n;
-  if (n == out.size()) return n;
-  n += take_shared(out.subspan(n), lock);
+  std::uint64_t first = 0;
+  std::size_t run = 0;
+  std::size_t n = take_deal(own, out, first, run);
+  if (n < out.size()) n += take_shared(out.subspan(n), lock);
   while (steal && n < out.size()) {  // the back of the largest deal left
     Deal* largest = &own;
     for (Deal& d : deals_)
-      if (d.back - d.front > largest->back - largest->front) largest = &d;
-    if (largest->front == largest->back) break;
-    out[n++] = spread(--largest->back);
+      if (d.left() > largest->left()) largest = &d;
+    if (!take_back(*largest, out[n])) break;
+    ++n;
   }
+  own.taken += n;
+  lock.unlock();
+  // Several devices fill their queues at once at the start of a map: the spreading is done
+  // outside the lock (under it, four devices' first 70 000 pixels each took 0.4 ms in turn).
+  spread_run(first, out.first(run));
   return n;
+}
+
+std::uint64_t WorkPool::rebalance(std::span<const double> speeds) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (speeds.size() != deals_.size()) return 0;
+  double sum = 0;
+  for (double s : speeds) {
+    if (!(s > 0) || !std::isfinite(s)) return 0;
+    sum += s;
+  }
+  // What each part is owed beyond what it has taken, against what its deal still holds.
+  std::vector<std::int64_t> excess(deals_.size());
+  for (std::size_t p = 0; p < deals_.size(); ++p) {
+    const auto owed = static_cast<std::int64_t>(std::llround(static_cast<double>(total_) *
+                                                             speeds[p] / sum)) -
+                      static_cast<std::int64_t>(deals_[p].taken);
+    excess[p] = static_cast<std::int64_t>(deals_[p].left()) - std::max<std::int64_t>(owed, 0);
+  }
+  std::uint64_t moved = 0;
+  for (std::size_t to = 0; to < deals_.size(); ++to)
+    for (std::size_t from = 0; from < deals_.size() && excess[to] < 0; ++from)
+      for (std::uint64_t item; excess[from] > 0 && excess[to] < 0 &&
+                               take_back(deals_[from], item);) {
+        deals_[to].moved.push_back(item);
+        --excess[from], ++excess[to], ++moved;
+      }
+  return moved;
 }
 
 // The shared positions [dealt, total): in order until half of them are handed out, then sorted.

@@ -15,7 +15,8 @@
 //   the same work within 0.02 % (0.1 % on a 400×300 map whose counts vary smoothly across it;
 //   every q-th position instead gives 1 %). The rest is shared: whoever asks first takes it.
 //   A part whose deal and the shared rest are exhausted takes from the end of the largest deal
-//   left, so a slow device's unstarted pixels go to the others. A taker that fills a queue ahead
+//   left, so a slow device's unstarted pixels go to the others; once the devices' speeds are
+//   known, the deals' unstarted ends can also be moved to the faster ones at once (rebalance). A taker that fills a queue ahead
 //   of its needs steals only what it needs now: a pixel stolen early and queued is one its owner
 //   might have started sooner (four devices that each queued others' pixels at the start of a
 //   map ended 7 ms apart).
@@ -54,6 +55,11 @@ class WorkPool {
   // `steal`) the unstarted end of the largest deal left. Returns how many: 0 when all are
   // handed out, or, without `steal`, when only other parts' deals remain.
   std::size_t take(std::span<std::uint64_t> out, std::size_t part = 0, bool steal = true);
+  // Shares what is left of the deals in proportion to `speeds` (one per part, all above 0): part
+  // p should end with total·speed_p/Σspeed items in all, so a part that is owed more than its
+  // deal holds takes the unstarted end of the deals of parts that hold more than they are owed.
+  // Returns how many items moved.
+  std::uint64_t rebalance(std::span<const double> speeds);
   // Waits for a sort in progress (tests use it to see the sorted order deterministically).
   void settle();
 
@@ -63,10 +69,17 @@ class WorkPool {
   void sort_remainder(std::uint64_t from);
   std::size_t take_shared(std::span<std::uint64_t> out, std::unique_lock<std::mutex>& lock);
 
-  // A part's deal: the positions [front, back) of the order.
+  // A part's deal: the positions [front, back) of the order, then items moved to it from other
+  // deals (rebalance), and how many items the part has taken in all.
   struct Deal {
     std::uint64_t front = 0, back = 0;
+    std::vector<std::uint64_t> moved;
+    std::uint64_t taken = 0;
+    std::uint64_t left() const { return back - front + moved.size(); }
   };
+  std::size_t take_deal(Deal& d, std::span<std::uint64_t> out, std::uint64_t& first,
+                        std::size_t& n);
+  bool take_back(Deal& d, std::uint64_t& item);
 
   std::mutex mutex_;
   std::condition_variable sorted_cv_;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <set>
 #include <thread>
 #include <vector>
@@ -146,6 +147,52 @@ TEST(WorkPool, WithoutStealingAPartTakesOnlyItsDealAndTheSharedRest) {
   EXPECT_EQ(one[0], 59u);
   ASSERT_EQ(pool.take(buf, 1, false), 29u);  // part 1 keeps the rest of its deal
   EXPECT_EQ(buf[0], 30u);
+}
+
+TEST(WorkPool, RebalanceMovesUnstartedItemsToTheFasterParts) {
+  // Two parts dealt 50 each have taken 10 each; part 0 turned out three times as fast, so it is
+  // owed 75 in all: 25 of part 1's unstarted items move to it, taken from the end of part 1's
+  // deal. Every item is still handed out once.
+  WorkPool pool(100, false, 0, 0, 100, nullptr, 2, 100);
+  std::vector<std::uint64_t> ten(10), all;
+  ASSERT_EQ(pool.take(ten, 0), 10u);
+  all.insert(all.end(), ten.begin(), ten.end());
+  ASSERT_EQ(pool.take(ten, 1), 10u);
+  all.insert(all.end(), ten.begin(), ten.end());
+  const double speeds[] = {3.0, 1.0};
+  EXPECT_EQ(pool.rebalance(speeds), 25u);
+  std::vector<std::uint64_t> buf(100);
+  ASSERT_EQ(pool.take(buf, 0, false), 65u);  // 10–49, then 99 down to 75
+  EXPECT_EQ(buf[39], 49u);
+  EXPECT_EQ(buf[40], 99u);
+  EXPECT_EQ(buf[64], 75u);
+  all.insert(all.end(), buf.begin(), buf.begin() + 65);
+  ASSERT_EQ(pool.take(buf, 1, false), 15u);  // 60–74
+  EXPECT_EQ(buf[14], 74u);
+  all.insert(all.end(), buf.begin(), buf.begin() + 15);
+  std::sort(all.begin(), all.end());
+  for (std::uint64_t i = 0; i < 100; ++i) ASSERT_EQ(all[i], i);
+}
+
+TEST(WorkPool, RebalanceWithoutUsableSpeedsMovesNothing) {
+  WorkPool pool(100, false, 0, 0, 100, nullptr, 2, 100);
+  const double zero[] = {1.0, 0.0}, nan[] = {1.0, std::nan("")}, one[] = {1.0};
+  EXPECT_EQ(pool.rebalance(zero), 0u);
+  EXPECT_EQ(pool.rebalance(nan), 0u);
+  EXPECT_EQ(pool.rebalance(one), 0u);
+  const double equal[] = {1.0, 1.0};
+  EXPECT_EQ(pool.rebalance(equal), 0u);  // the deals already match
+}
+
+TEST(WorkPool, StealingTakesItemsMovedToADealFirst) {
+  WorkPool pool(100, false, 0, 0, 100, nullptr, 2, 100);
+  const double speeds[] = {1.0, 3.0};
+  ASSERT_EQ(pool.rebalance(speeds), 25u);  // 49 down to 25 move to part 1
+  std::vector<std::uint64_t> buf(100);
+  ASSERT_EQ(pool.take(buf, 0, false), 25u);
+  std::vector<std::uint64_t> one(1);
+  ASSERT_EQ(pool.take(one, 0), 1u);
+  EXPECT_EQ(one[0], 25u);  // the last item moved to part 1
 }
 
 TEST(WorkPool, PredictionIsTheLongestKnownNearby) {

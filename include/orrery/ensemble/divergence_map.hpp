@@ -36,14 +36,16 @@ struct MapRunOptions {
   // The GPU schedule (docs/map-gpu.md): every `gpu_segment` steps (a power of two; 0 never
   // parks: each thread runs a pixel to its end) a warp parks its trajectories and takes the
   // longest-waiting ones. A device keeps up to `gpu_live_per_thread` pixels per thread in
-  // progress (0: 8 on one device, 2 with several, the best measured on H200s), but never more
-  // than `gpu_device_share` of an even split of the map between the devices. With several
-  // devices that share of the map is dealt to them at the start in equal parts; the rest is
-  // handed out as devices free threads, and a device that has run out takes the unstarted end of
-  // another's deal: both balance devices of different speeds.
+  // progress (0: 8, the best measured on H200s). With several devices `gpu_device_share` of the
+  // map is dealt to them at the start in equal parts and the rest handed out as devices free
+  // threads; for the first 20 ms each keeps at most 2 pixels per thread and never more than its
+  // share of an even split in progress, while their speeds are measured; then (`gpu_balance`)
+  // unstarted pixels move from the slower devices' deals to the faster ones' and the full cap
+  // applies. A device that has run out takes the unstarted end of another's deal.
   int gpu_segment = 4096;
   double gpu_live_per_thread = 0;
   double gpu_device_share = 1.0;
+  bool gpu_balance = true;  // off: the deals stay as dealt (a benchmark comparison)
   // Called from one thread, a few times a second, and once at the end.
   std::function<void(const MapProgress&)> progress;
 };
@@ -56,10 +58,12 @@ struct MapRunInfo {
   double device_seconds = 0;  // CUDA: first launch to last result, the slowest device
   double wall_seconds = 0;
   // CUDA, seconds from the start of the call: when the last device's kernel was launched, when
-  // the shared pool handed out its last pixel, and when each device's kernel was seen done.
+  // the shared pool handed out its last pixel, and when each device's kernel was seen done;
+  // and the pixels each device computed.
   double launched_seconds = 0;
   double pool_empty_seconds = 0;
   std::vector<double> device_done_seconds;
+  std::vector<std::int64_t> device_pixels;
 };
 
 struct DivergenceCounts {

@@ -117,7 +117,8 @@ struct DeviceFeed {
   std::size_t ring_clean = 0;  // entries known to hold sequence numbers below `sequence`
   std::uint64_t sequence = 0;  // the next run's first sequence number
   PinnedArray<int> flags;      // [0] closed, [1] overrun
-  PinnedArray<unsigned long long> claimed_seen;
+  PinnedArray<unsigned long long> claimed_seen;  // [0] claims, [1] progress
+  PinnedArray<unsigned long long> caps;          // live caps copied to the device: [0], [1]
   DeviceArray<unsigned long long> claimed;
   DeviceArray<std::uint64_t> list;
   // Parked trajectories (TwinParking).
@@ -134,7 +135,8 @@ struct DeviceFeed {
     ORRERY_CUDA_CHECK(cudaEventCreate(&began), where);
     ORRERY_CUDA_CHECK(cudaEventCreate(&ended), where);
     flags.reserve(2);
-    claimed_seen.reserve(1);
+    claimed_seen.reserve(2);
+    caps.reserve(2);
     claimed.reserve(1);
   }
   ~DeviceFeed() {
@@ -173,18 +175,20 @@ struct DeviceFeed {
           where);
     return first;
   }
-  // Ready for a run with parking: `capacity` empty slots of states of `word_bytes` words.
-  TwinParking reset_parking(std::size_t capacity, int word_bytes) {
+  // Ready for a run with parking: `capacity` empty slots of states of `word_bytes` words, and
+  // the live cap.
+  TwinParking reset_parking(std::size_t capacity, int word_bytes, unsigned long long live_cap) {
     const std::string where = describe(device);
     TwinParking q;
     q.capacity = capacity;
-    q.counters = park_counters.reserve(6);
+    q.counters = park_counters.reserve(8);
     q.tag = park_tag.reserve(capacity);
     q.state = park_state.reserve(capacity * kTwinWords * word_bytes);
     q.steps = park_steps.reserve(capacity);
     q.item = park_item.reserve(capacity);
-    ORRERY_CUDA_CHECK(cudaMemsetAsync(q.counters, 0, 6 * sizeof(unsigned long long), stream),
+    ORRERY_CUDA_CHECK(cudaMemsetAsync(q.counters, 0, 8 * sizeof(unsigned long long), stream),
                       where);
+    set_live_cap(q, 0, live_cap, stream);
     ORRERY_CUDA_CHECK(cudaMemsetAsync(q.tag, 0, capacity * sizeof(unsigned long long), stream),
                       where);
     if (const char* v = std::getenv("ORRERY_GPU_STATS"); v && std::string_view(v) != "host") {
@@ -193,6 +197,21 @@ struct DeviceFeed {
           cudaMemsetAsync(q.stats, 0, kTwinStats * sizeof(unsigned long long), stream), where);
     }
     return q;
+  }
+  // Copies a live cap to the kernel's counters through caps[k] (not reused while in flight).
+  void set_live_cap(const TwinParking& q, int k, unsigned long long cap, cudaStream_t on) {
+    caps.get()[k] = cap;
+    ORRERY_CUDA_CHECK(cudaMemcpyAsync(q.counters + 6, caps.get() + k, sizeof cap,
+                                      cudaMemcpyHostToDevice, on),
+                      describe(device));
+  }
+  // The device's progress so far (counters[7]), read while the kernel runs.
+  unsigned long long progress(const TwinParking& q) {
+    ORRERY_CUDA_CHECK(cudaMemcpyAsync(claimed_seen.get() + 1, q.counters + 7,
+                                      sizeof(unsigned long long), cudaMemcpyDeviceToHost, poll),
+                      describe(device));
+    ORRERY_CUDA_CHECK(cudaStreamSynchronize(poll), describe(device));
+    return claimed_seen.get()[1];
   }
   // The launch shape that fills the device with the kernel for these options.
   TwinLaunch shape(Precision precision, int body, bool exact) {
@@ -212,6 +231,47 @@ struct DeviceFeed {
 struct RunBuffers {
   PinnedArray<std::int32_t> results;  // result words (result_collector.hpp)
   std::map<int, std::unique_ptr<DeviceFeed>> feeds;  // made by each device's host thread
+};
+
+// Live pixels per thread while the devices' speeds are measured, and for how long: long enough
+// for every warp to end several segments, short enough that the pixels started when the cap is
+// raised have most of the run left.
+constexpr double kMeasuringLivePerThread = 2;
+constexpr double kMeasureFor = 0.02;  // seconds
+// Speeds within this ratio are taken as equal: the equal deals stay as they are.
+constexpr double kSpeedTolerance = 1.02;
+
+// The devices' measured speeds, gathered from their host threads; the last to report moves the
+// unstarted pixels (WorkPool::rebalance) and tells them all to raise their live caps.
+class SpeedShare {
+ public:
+  SpeedShare(std::size_t devices, WorkPool& pool, bool move)
+      : speeds_(devices, 0.0), pool_(pool), move_(move) {}
+  // `progress` of 0: none measured.
+  void report(std::size_t slot, double progress) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    speeds_[slot] = progress;
+    if (++reported_ < speeds_.size()) return;
+    const auto [slowest, fastest] = std::minmax_element(speeds_.begin(), speeds_.end());
+    if (move_ && *slowest > 0 && *fastest > kSpeedTolerance * *slowest)
+      moved_ = pool_.rebalance(speeds_);
+    decided_ = true;
+  }
+  bool decided() const { return decided_; }
+  std::vector<double> speeds() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return speeds_;
+  }
+  std::uint64_t moved() const { return moved_; }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<double> speeds_;
+  std::size_t reported_ = 0;
+  std::atomic<bool> decided_{false};
+  std::uint64_t moved_ = 0;
+  WorkPool& pool_;
+  bool move_;
 };
 
 std::uint64_t next_power_of_two(std::uint64_t x) {
@@ -298,11 +358,11 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
           ? static_cast<std::uint64_t>(options.gpu_device_share * static_cast<double>(total))
           : 0;
   // Live pixels per thread, unless given: chosen by measurement on the canonical map
-  // (bench/README.md). One H200: 8 → 0.485 s, 4 → 0.490 s, 2 → 0.495 s. Four, everything dealt:
-  // 2 → 0.126 s, 1.5 → 0.134 s, 2.5 → 0.129 s, 3 → 0.133 s, 8 → 0.131 s (devices then finish
-  // 9 ms apart).
+  // (bench/README.md). One H200: 8 → 0.485 s, 4 → 0.490 s, 2 → 0.495 s. Four, once each has its
+  // whole deal in progress the devices run as one does (2 throughout: 0.126 s; 3: 0.133 s, as
+  // the pixels started last hold the end).
   double live_per_thread = options.gpu_live_per_thread;
-  if (live_per_thread == 0) live_per_thread = devices.size() > 1 ? 2.0 : 8.0;
+  if (live_per_thread == 0) live_per_thread = 8.0;
   WorkPool pool(total, !listed, setup.width, setup.height, setup.steps, results, devices.size(),
                 dealt);
 
@@ -313,6 +373,10 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       set_up(devices.size(), 0.0), marked_at(devices.size(), 0.0),
       emptied(devices.size(), 0.0);
   std::vector<std::uint64_t> taken(devices.size(), 0);
+  // Several devices share the map in proportion to their speeds, measured on each over the
+  // first kMeasureFor of its run: a slower or busier device gets less of what is unstarted.
+  const bool balancing = devices.size() > 1;
+  SpeedShare speed(devices.size(), pool, options.gpu_balance);
   // The "not yet" marks, read by the work pool and the result collector, are written in parts
   // by the device threads (each once its device is set up) and the calling thread; no device
   // takes work before every part is written.
@@ -352,24 +416,30 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       // Each thread's last claim finds the feed closed: at most one claim per item and thread.
       const std::uint64_t first_claim = feed->reset(capacity, total + threads, list);
       TwinParking parking;
+      // The live caps: with several devices, first a lower one that keeps most of each deal
+      // unstarted while the devices' speeds are measured, then the full one.
+      const double per_thread = static_cast<double>(threads);
+      const auto final_cap = static_cast<std::uint64_t>(std::ceil(
+          std::min(live_per_thread * per_thread,
+                   static_cast<double>(total) *
+                       (balancing ? 1.0 : options.gpu_device_share))));
+      const auto first_cap = static_cast<std::uint64_t>(std::ceil(std::min(
+          {live_per_thread * per_thread, balancing ? kMeasuringLivePerThread * per_thread : 1e300,
+           options.gpu_device_share * static_cast<double>(total) /
+               static_cast<double>(devices.size())})));
       if (options.gpu_segment > 0) {
-        const auto live_cap = static_cast<std::uint64_t>(
-            std::ceil(std::min(live_per_thread * static_cast<double>(threads),
-                               options.gpu_device_share * static_cast<double>(total) /
-                                   static_cast<double>(devices.size()))));
         // At most every live pixel parked at once, and the live set exceeds its cap only by
         // threads that found the queue empty: twice that leaves every slot read long before
         // it is written again.
-        parking =
-            feed->reset_parking(next_power_of_two(2 * (std::max(live_cap, threads) + threads)),
-                                twin_state_word_bytes(options.precision));
-        parking.live_cap = live_cap;
+        const std::uint64_t most = std::max({first_cap, final_cap, threads});
+        parking = feed->reset_parking(next_power_of_two(2 * (most + threads)),
+                                      twin_state_word_bytes(options.precision), first_cap);
         parking.segment = static_cast<unsigned>(options.gpu_segment);
       }
+      bool measured = !balancing || options.gpu_segment == 0, raised = measured;
       std::uint64_t* ring = feed->ring.get();
       std::uint64_t granted = 0;
       std::vector<std::uint64_t> chunk(4096);
-      // Writes entries up to `target` claims; false once the pool is empty.
       // Writes entries up to `target` claims from the device's deal and the shared rest, and
       // up to `needed` from other devices' deals (work_pool.hpp); false once the pool is empty.
       auto grant = [&](std::uint64_t target, std::uint64_t needed) {
@@ -385,7 +455,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
             return false;
           }
           for (std::size_t i = 0; i < n; ++i, ++granted)
-            std::atomic_ref<std::uint64_t>(ring[(first_claim + granted) % capacity])
+            std::atomic_ref<std::uint64_t>(ring[(first_claim + granted) & (capacity - 1)])
                 .store(((first_claim + granted + 1) << 32) | chunk[i], std::memory_order_release);
         }
         return true;
@@ -418,10 +488,19 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
         const std::uint64_t claimed = feed->claimed_seen.get()[0];
         const std::uint64_t recent = claimed > seen ? claimed - seen : 0;
         seen = std::max(seen, claimed);
+        if (!measured && since_start() - launched[slot] >= kMeasureFor) {
+          speed.report(slot, static_cast<double>(feed->progress(parking)));
+          measured = true;
+        }
+        if (!raised && speed.decided()) {
+          feed->set_live_cap(parking, 1, final_cap, feed->poll);
+          raised = true;
+        }
         open = grant(claimed + std::clamp<std::uint64_t>(4 * recent, kLeast, capacity / 4),
                      claimed + kLeast);
         if (!open) feed->close();
       }
+      if (!measured) speed.report(slot, 0);  // no measurement: nothing is moved
       if (failed) feed->close();
       ORRERY_CUDA_CHECK(cudaEventSynchronize(feed->ended),
                         fmt::format("{}: computing {} pixels", where, granted));
@@ -508,8 +587,13 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                    1e3 * granted_first[i], 1e3 * launched[i],
                    1e3 * emptied[i], 1e3 * done[i], 1e3 * busy[i],
                    static_cast<unsigned long long>(taken[i]));
-    std::fprintf(stderr, "host: ms from the call: threads joined %.3f, results copied %.3f\n",
-                 1e3 * all_done, 1e3 * since_start());
+    std::string speeds;
+    for (double v : speed.speeds()) speeds += fmt::format(" {:.0f}", v);
+    std::fprintf(stderr,
+                 "host: ms from the call: threads joined %.3f, results copied %.3f; speeds%s, "
+                 "%llu pixels moved\n",
+                 1e3 * all_done, 1e3 * since_start(), speeds.c_str(),
+                 static_cast<unsigned long long>(speed.moved()));
   }
   out.info.backend = "cuda";
   out.info.kernel = device_name(devices.front()) + (options.exact_gpu ? " (exact)" : "");
@@ -519,6 +603,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   // Each device finds the pool empty at its next poll; the first to find it saw it happen.
   out.info.pool_empty_seconds = *std::min_element(emptied.begin(), emptied.end());
   out.info.device_done_seconds = done;
+  for (std::uint64_t n : taken) out.info.device_pixels.push_back(static_cast<std::int64_t>(n));
   return out;
 }
 

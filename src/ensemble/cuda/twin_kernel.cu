@@ -53,7 +53,7 @@ __device__ T load_from_host(const T& x, ::cuda::memory_order order) {
 __device__ bool next_item(const TwinFeed& f, std::uint32_t& item) {
   const std::uint64_t s = f.sequence + atomicAdd(f.claimed, 1ull);
   const std::uint64_t tag = s + 1;
-  const std::uint64_t& slot = f.ring[s % f.capacity];
+  const std::uint64_t& slot = f.ring[s & (f.capacity - 1)];  // a power of two
   for (;;) {
     const std::uint64_t e = load_from_host(slot, ::cuda::memory_order_relaxed);
     if ((e >> 32) == tag) {
@@ -160,7 +160,7 @@ __device__ void publish_parked(const TwinParking& q, unsigned count) {
 // One thread integrates one pixel at a time. Without parking (segment 0) a thread that finishes
 // its pixel takes the next new one from the host and leaves when none remains. With parking, a
 // warp's lanes also stop together every `segment` passes: every running trajectory is parked
-// and the warp takes up to 32 again — new pixels while fewer than `live_cap` are live, else the
+// and the warp takes up to 32 again — new pixels while fewer than the live cap are live, else the
 // longest-parked ones — so each live pixel gets its turn (processor sharing: no long trajectory
 // starts late, the one thing that would hold the end of the run), and once no new pixel remains
 // sparse warps hand their trajectories to fuller ones and leave (the remaining work stays packed
@@ -286,9 +286,15 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
       // regardless of the cap while the queue is empty.
       unsigned fresh = 0;
       if (lane == 0) {
+        // The cap is in device memory: the host raises it while the kernel runs.
         const unsigned long long live =
             DeviceAtomic<unsigned long long>(q.counters[2]).load(::cuda::memory_order_relaxed);
-        fresh = live < q.live_cap ? static_cast<unsigned>(min(32ull, q.live_cap - live)) : 0;
+        const unsigned long long cap =
+            DeviceAtomic<unsigned long long>(q.counters[6]).load(::cuda::memory_order_relaxed);
+        fresh = live < cap ? static_cast<unsigned>(min(32ull, cap - live)) : 0;
+        // Lanes running at segment ends: the device's progress, read by the host to share the
+        // map's unstarted pixels in proportion to the devices' speeds.
+        atomicAdd(&q.counters[7], static_cast<unsigned long long>(__popc(running)));
       }
       if (lane < __shfl_sync(kFullWarp, fresh, 0)) has = start_new();
       __syncwarp();

@@ -25,15 +25,16 @@ namespace orrery::cuda {
 // yet claimed; signed). A warp claims from counters[5] first, then takes positions at counters[0]
 // (head), waits for each tag and clears it once read. counters[2] counts the pixels started and
 // not finished; counters[3] the warps that have left; counters[4] becomes 1 when a thread finds
-// no new pixel left.
+// no new pixel left. counters[6] is the live cap: new pixels start at a segment's end while fewer
+// are live (set before the launch; the host may raise it while the kernel runs). counters[7]
+// sums the lanes running at segment ends before counters[4] is set: the device's progress.
 struct TwinParking {
-  unsigned long long* counters = nullptr;  // [6], zeroed before the launch
+  unsigned long long* counters = nullptr;  // [8], zeroed before the launch but [6]
   unsigned long long* tag = nullptr;       // [capacity], zeroed before the launch
   void* state = nullptr;                   // [kTwinWords][capacity] of the precision's Real
   std::int32_t* steps = nullptr;           // [capacity]
   std::uint32_t* item = nullptr;           // [capacity]
   unsigned long long capacity = 0;
-  unsigned long long live_cap = 0;  // new pixels start at a segment's end while fewer are live
   unsigned segment = 0;             // loop passes between segment ends; 0: never park
   // Diagnostics (ORRERY_GPU_STATS): null, or kTwinStats counters summed over warps.
   unsigned long long* stats = nullptr;
@@ -52,7 +53,7 @@ inline constexpr int kTwinWords = 2 * 3 * 2 * 3;
 
 struct TwinFeed {
   const std::uint64_t* ring = nullptr;     // mapped pinned host memory, `capacity` entries
-  std::uint64_t capacity = 0;
+  std::uint64_t capacity = 0;              // a power of two
   std::uint64_t sequence = 0;              // the sequence number of the launch's first claim
   const int* closed = nullptr;             // mapped pinned: 1 once no more entries will come
   int* overrun = nullptr;                  // mapped pinned: set if an entry was overwritten unread
