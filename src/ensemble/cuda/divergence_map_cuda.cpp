@@ -418,15 +418,15 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       TwinParking parking;
       // The live caps: with several devices, first a lower one that keeps most of each deal
       // unstarted while the devices' speeds are measured, then the full one.
-      const double per_thread = static_cast<double>(threads);
-      const auto final_cap = static_cast<std::uint64_t>(std::ceil(
-          std::min(live_per_thread * per_thread,
-                   static_cast<double>(total) *
-                       (balancing ? 1.0 : options.gpu_device_share))));
-      const auto first_cap = static_cast<std::uint64_t>(std::ceil(std::min(
-          {live_per_thread * per_thread, balancing ? kMeasuringLivePerThread * per_thread : 1e300,
-           options.gpu_device_share * static_cast<double>(total) /
-               static_cast<double>(devices.size())})));
+      const double n = static_cast<double>(threads);
+      const double measuring = balancing ? kMeasuringLivePerThread : live_per_thread;
+      const auto final_cap = static_cast<std::uint64_t>(std::ceil(std::min(
+          live_per_thread * n,
+          static_cast<double>(total) * (balancing ? 1.0 : options.gpu_device_share))));
+      const auto first_cap = static_cast<std::uint64_t>(std::ceil(
+          std::min({live_per_thread * n, measuring * n,
+                    options.gpu_device_share * static_cast<double>(total) /
+                        static_cast<double>(devices.size())})));
       if (options.gpu_segment > 0) {
         // At most every live pixel parked at once, and the live set exceeds its cap only by
         // threads that found the queue empty: twice that leaves every slot read long before
