@@ -42,6 +42,7 @@ struct Schedule {
   double share = MapRunOptions{}.gpu_device_share;
   bool balance = MapRunOptions{}.gpu_balance;
   int busy_blocks = 0;
+  bool catch_up = MapRunOptions{}.gpu_catch_up;
 };
 
 void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exact, int devices,
@@ -63,6 +64,7 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
   o.gpu_live_per_thread = schedule.live;
   o.gpu_device_share = schedule.share;
   o.gpu_balance = schedule.balance;
+  o.gpu_catch_up = schedule.catch_up;
   for (int d = 0; d < devices; ++d) o.devices.push_back(d);
   // One untimed map of this size first (contexts and modules load; the timed maps reuse its
   // buffers, as every map after the first of a process does). (With another job on device 0 this is also what makes the
@@ -108,6 +110,7 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
   state.counters["devices"] = devices;
   state.counters["device0_pixel_share"] = first_share / n;
   state.counters["busy_blocks_on_device0"] = schedule.busy_blocks;
+  state.counters["catch_up"] = schedule.catch_up;
   static std::map<int, double> peak;
   if (!peak.count(0)) peak[0] = fp64_fma_per_second(0);
   state.counters["fp64_fma_peak_per_s_per_device"] = peak[0];
@@ -211,7 +214,11 @@ int register_all() {
           {4096, 8, share});
     add("fp64-schedule/segment1024" + gpus, Precision::fp64, false, d, {1024, 8, 0.5});
     add("fp64-schedule/segment16384" + gpus, Precision::fp64, false, d, {16384, 8, 0.5});
+    add("fp64-schedule/no-catch-up" + gpus, Precision::fp64, false, d,
+        {4096, 0, 1, true, 0, false});
   }
+  add("fp64-quarter/1gpu-no-catch-up", Precision::fp64, false, 1, {4096, 0, 1, true, 0, false},
+      500);
   for (bool zoom : {false, true})
     benchmark::RegisterBenchmark(zoom ? "divergence_map_cuda/persistent_vs_warp_schedule/zoom"
                                       : "divergence_map_cuda/persistent_vs_warp_schedule/canonical",

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <thread>
+#include <vector>
 
 #include "orrery/ensemble/divergence_map.hpp"
 #include "reference_pixels.hpp"
@@ -131,12 +133,13 @@ TEST_F(CudaMap, IdenticalAcrossDeviceCountsAndLaunchShapes) {
 TEST_F(CudaMap, IdenticalWhateverTheSchedule) {
   // Parking moves a trajectory's exact state between threads and never changes its arithmetic:
   // counts are the same bits however often trajectories park, how many are live, on how many
-  // warps (one block of two warps exercises the last-warp rule) and devices. A segment of one
-  // pass parks at every step.
+  // warps (one block of two warps exercises the last-warp rule) and devices, and whether the
+  // trajectories behind catch up at the end. A segment of one pass parks at every step.
   struct Schedule {
     int segment;
     double live, share;
     int blocks;
+    bool catch_up = true;
   };
   const auto p = sensitive(97, 61, Plane::xy, 1);
   MapRunOptions plain = gpu(Precision::fp64, true);
@@ -147,18 +150,20 @@ TEST_F(CudaMap, IdenticalWhateverTheSchedule) {
   for (const Schedule& s :
        {Schedule{1, 2, 1, 1}, Schedule{16, 2, 1, 0}, Schedule{16, 0.25, 1, 3},
         Schedule{64, 8, 0.1, 1}, Schedule{256, 1, 1, 0}, Schedule{4096, 8, 0.9, 0},
-        Schedule{4096, 0, 0.5, 0}}) {
+        Schedule{4096, 0, 0.5, 0}, Schedule{16, 2, 1, 0, false}, Schedule{4096, 0, 1, 3, false}}) {
     MapRunOptions o = gpu(Precision::fp64, true);
     o.gpu_segment = s.segment;
     o.gpu_live_per_thread = s.live;
     o.gpu_device_share = s.share;
     o.gpu_blocks = s.blocks;
+    o.gpu_catch_up = s.catch_up;
     for (int devices : {1, cuda_device_count()}) {
       o.devices.clear();
       for (int d = 0; d < devices; ++d) o.devices.push_back(d);
       const auto m = compute_divergence_map(p, o);
       EXPECT_EQ(m.counts, reference) << "segment " << s.segment << ", live " << s.live << ", "
-                                     << s.blocks << " blocks, " << devices << " devices";
+                                     << s.blocks << " blocks, " << devices << " devices, "
+                                     << (s.catch_up ? "" : "no ") << "catch-up";
       const auto some = compute_divergence_pixels(p, chosen, o);
       for (std::size_t i = 0; i < chosen.size(); ++i)
         EXPECT_EQ(some.counts[i], m.at(chosen[i][0], chosen[i][1])) << "listed pixel " << i;
@@ -222,6 +227,22 @@ TEST_F(CudaMap, DegenerateMaps) {
   p.shift = {0.001, 0.001, 0.001};
   p.critical_distance = 0.0017;
   for (auto n : compute_divergence_map(p, gpu()).counts) ASSERT_EQ(n, 0);
+}
+
+TEST_F(CudaMap, CallsAtOnceFromSeveralThreadsGiveTheSameCounts) {
+  // One call at a time uses the kept buffers and host threads; a call made meanwhile makes its
+  // own (and joins them before it returns). Both, and a call after them, give the same counts.
+  const auto p = window(64, 40, 8000);
+  const auto reference = compute_divergence_map(p, gpu()).counts;
+  std::vector<std::vector<std::int32_t>> counts(3);
+  {
+    std::vector<std::thread> callers;
+    for (auto& c : counts)
+      callers.emplace_back([&] { c = compute_divergence_map(p, gpu()).counts; });
+    for (auto& t : callers) t.join();
+  }
+  for (const auto& c : counts) EXPECT_EQ(c, reference);
+  EXPECT_EQ(compute_divergence_map(p, gpu()).counts, reference);
 }
 
 TEST_F(CudaMap, RefusesDevicesThatDoNotExist) {

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -62,7 +64,94 @@ TEST(ResultCollector, FinishNamesAPixelNeverComputed) {
   }
 }
 
-TEST(ResultCollector, SweepingWhileAnotherThreadWritesLosesNothing) {
+TEST(ResultCollector, BoundedSweepsLookAtMostThatManyAndTakeTurns) {
+  std::vector<std::int32_t> words(100, kNotYet);
+  DivergenceCounts out = sized(words.size());
+  ResultCollector c(words.data(), out);
+  EXPECT_EQ(c.sweep(10), 100u);  // the first sweep looks at every pixel
+  for (int i = 50; i < 100; ++i) words[i] = i;
+  std::size_t left = 100;
+  int sweeps = 0;
+  while (left > 50) {
+    const std::int64_t before = c.pixels_done();
+    left = c.sweep(10);
+    EXPECT_LE(c.pixels_done() - before, 10);
+    ++sweeps;
+  }
+  // Each look takes a pixel or passes over an unfinished one: 100 looks for the first round.
+  EXPECT_EQ(sweeps, 10);
+  EXPECT_EQ(c.pixels_done(), 50);
+  for (int i = 50; i < 100; ++i) EXPECT_EQ(out.counts[i], i);
+  EXPECT_EQ(out.pixel_steps, (50 + 99) * 50 / 2);
+  words[7] = 3;  // one more, found within a round (50 looks)
+  for (int i = 0; i < 5; ++i) left = c.sweep(10);
+  EXPECT_EQ(left, 49u);
+  EXPECT_EQ(out.counts[7], 3);
+  // Midway through a round, the last sweep still finds what is left, and names the first.
+  c.sweep(17);
+  try {
+    c.finish();
+    FAIL() << "no error";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("pixel 0 of 100"), std::string::npos) << e.what();
+  }
+}
+
+// Runs job(i) for i < n on threads of its own.
+void run_on_threads(std::size_t n, const std::function<void(std::size_t)>& job) {
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < n; ++i) threads.emplace_back(job, i);
+  for (auto& t : threads) t.join();
+}
+
+TEST(ResultCollector, FinishInSlicesCopiesAsOneSweepDoes) {
+  constexpr std::size_t n = 100000;
+  std::vector<std::int32_t> words(n, kNotYet);
+  DivergenceCounts one = sized(n), sliced = sized(n);
+  ResultCollector a(words.data(), one), b(words.data(), sliced);
+  a.sweep();
+  b.sweep();
+  for (std::size_t i = 0; i < n; ++i)
+    words[i] = result_word(static_cast<std::int32_t>(i % 5000), i % 7 == 0);
+  a.finish();
+  std::size_t slices = 0;
+  b.finish(5, [&](std::size_t parts, const std::function<void(std::size_t)>& job) {
+    slices = parts;
+    run_on_threads(parts, job);
+  });
+  EXPECT_EQ(slices, 5u);
+  EXPECT_EQ(sliced.counts, one.counts);
+  EXPECT_EQ(sliced.nonfinite, one.nonfinite);
+  EXPECT_EQ(sliced.pixel_steps, one.pixel_steps);
+  EXPECT_EQ(sliced.nonfinite_pixels, one.nonfinite_pixels);
+  EXPECT_EQ(b.pixels_done(), static_cast<std::int64_t>(n));
+}
+
+TEST(ResultCollector, FinishInSlicesNamesTheFirstPixelNeverComputed) {
+  constexpr std::size_t n = 100000;
+  std::vector<std::int32_t> words(n, kNotYet);
+  DivergenceCounts out = sized(n);
+  ResultCollector c(words.data(), out);
+  c.sweep();
+  for (std::size_t i = 0; i < n; ++i)
+    if (i != 77777 && i != 91000) words[i] = 2;
+  std::size_t slices = 0;
+  try {
+    c.finish(4, [&](std::size_t parts, const std::function<void(std::size_t)>& job) {
+      slices = parts;
+      run_on_threads(parts, job);
+    });
+    FAIL() << "no error";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("pixel 77777 of 100000"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(slices, 4u);
+  EXPECT_EQ(c.pixels_done(), static_cast<std::int64_t>(n - 2));
+}
+
+class ResultCollectorSweeps : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(ResultCollectorSweeps, SweepingWhileAnotherThreadWritesLosesNothing) {
   constexpr std::size_t n = 200000;
   std::vector<std::int32_t> words(n, kNotYet);
   DivergenceCounts out = sized(n);
@@ -75,9 +164,9 @@ TEST(ResultCollector, SweepingWhileAnotherThreadWritesLosesNothing) {
                  std::memory_order_relaxed);
     written = true;
   });
-  while (!written) c.sweep();
+  while (!written) c.sweep(GetParam());
   writer.join();
-  c.finish();
+  c.finish(3, run_on_threads);
   std::int64_t steps = 0;
   for (std::size_t i = 0; i < n; ++i) {
     ASSERT_EQ(out.counts[i], static_cast<std::int32_t>(i));
@@ -86,6 +175,9 @@ TEST(ResultCollector, SweepingWhileAnotherThreadWritesLosesNothing) {
   EXPECT_EQ(out.pixel_steps, steps);
   EXPECT_EQ(out.nonfinite_pixels, static_cast<std::int64_t>((n + 2) / 3));
 }
+
+// Every pixel at each sweep, and a few thousand at a time.
+INSTANTIATE_TEST_SUITE_P(ResultCollector, ResultCollectorSweeps, ::testing::Values(0u, 4099u));
 
 }  // namespace
 }  // namespace orrery

@@ -41,11 +41,14 @@ struct MapRunOptions {
   // threads; for the first 20 ms each keeps at most 2 pixels per thread and never more than its
   // share of an even split in progress, while their speeds are measured; then (`gpu_balance`)
   // unstarted pixels move from the slower devices' deals to the faster ones' and the full cap
-  // applies. A device that has run out takes the unstarted end of another's deal.
+  // applies. A device that has run out takes the unstarted end of another's deal. Once a
+  // device has no new pixel left, its trajectories behind the median step count keep their
+  // lanes while the others queue (`gpu_catch_up`), so that its last trajectories end together.
   int gpu_segment = 4096;
   double gpu_live_per_thread = 0;
   double gpu_device_share = 1.0;
   bool gpu_balance = true;  // off: the deals stay as dealt (a benchmark comparison)
+  bool gpu_catch_up = true;  // off: plain turns to the end (a benchmark comparison)
   // Called from one thread, a few times a second, and once at the end.
   std::function<void(const MapProgress&)> progress;
 };

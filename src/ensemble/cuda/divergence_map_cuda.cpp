@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// All GPUs of a host: one host thread, one stream and one persistent kernel launch per device.
+// All GPUs of a host: one host thread (kept between calls, thread_team.hpp), one stream and one
+// persistent kernel launch per device.
 // Each host thread keeps its device's work ring (pinned host memory the kernel reads) a little
 // ahead of what the device has claimed, taking pixels from one pool (work_pool.hpp): first the
 // device's equal deal (by default the deals cover the map), then what is shared, then the
@@ -15,10 +16,10 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <latch>
 #include <map>
 #include <memory>
@@ -30,6 +31,7 @@
 #include <fmt/format.h>
 
 #include "../result_collector.hpp"
+#include "../thread_team.hpp"
 #include "../work_pool.hpp"
 #include "cuda_check.hpp"
 #include "orrery/core/error.hpp"
@@ -181,12 +183,12 @@ struct DeviceFeed {
     const std::string where = describe(device);
     TwinParking q;
     q.capacity = capacity;
-    q.counters = park_counters.reserve(8);
+    q.counters = park_counters.reserve(9);
     q.tag = park_tag.reserve(capacity);
     q.state = park_state.reserve(capacity * kTwinWords * word_bytes);
     q.steps = park_steps.reserve(capacity);
     q.item = park_item.reserve(capacity);
-    ORRERY_CUDA_CHECK(cudaMemsetAsync(q.counters, 0, 8 * sizeof(unsigned long long), stream),
+    ORRERY_CUDA_CHECK(cudaMemsetAsync(q.counters, 0, 9 * sizeof(unsigned long long), stream),
                       where);
     set_live_cap(q, 0, live_cap, stream);
     ORRERY_CUDA_CHECK(cudaMemsetAsync(q.tag, 0, capacity * sizeof(unsigned long long), stream),
@@ -231,6 +233,8 @@ struct DeviceFeed {
 struct RunBuffers {
   PinnedArray<std::int32_t> results;  // result words (result_collector.hpp)
   std::map<int, std::unique_ptr<DeviceFeed>> feeds;  // made by each device's host thread
+  // Host threads: slot i serves the call's i-th device, then a slice of the last copy.
+  ThreadTeam team;
 };
 
 // Live pixels per thread while the devices' speeds are measured, and for how long: long enough
@@ -240,6 +244,9 @@ constexpr double kMeasuringLivePerThread = 2;
 constexpr double kMeasureFor = 0.02;  // seconds
 // Speeds within this ratio are taken as equal: the equal deals stay as they are.
 constexpr double kSpeedTolerance = 1.02;
+// Pixels the calling thread looks at per sweep while the devices work (some 0.05 ms): it
+// notices that the devices are done at most that late.
+constexpr std::size_t kSweepAtMost = 65536;
 
 // The devices' measured speeds, gathered from their host threads; the last to report moves the
 // unstarted pixels (WorkPool::rebalance) and tells them all to raise their live caps.
@@ -389,9 +396,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
     marked[part] = 1;
     all_marked.arrive_and_wait();
   };
-  std::mutex finished_mutex;
-  std::condition_variable finished_cv;
-  std::size_t finished = 0;
+  std::atomic<std::uint64_t> threads_all{0};  // all devices' threads (diagnostics)
 
   auto worker = [&](std::size_t slot) {
     const int d = devices[slot];
@@ -405,6 +410,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       TwinLaunch shape = feed->shape(options.precision, setup.body, options.exact_gpu);
       if (options.gpu_blocks > 0) shape.blocks = options.gpu_blocks;
       const std::uint64_t threads = std::uint64_t(shape.blocks) * shape.threads_per_block;
+      threads_all += threads;
       // Entries written ahead of the claims: at the start every thread's first item, then four
       // polls' worth of what the device claims (at least kLeast), so that pixels leave the
       // shared pool late: by then their neighbours' counts order them best, and the device
@@ -435,6 +441,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
         parking = feed->reset_parking(next_power_of_two(2 * (most + threads)),
                                       twin_state_word_bytes(options.precision), first_cap);
         parking.segment = static_cast<unsigned>(options.gpu_segment);
+        parking.catch_up = options.gpu_catch_up;
       }
       bool measured = !balancing || options.gpu_segment == 0, raised = measured;
       std::uint64_t* ring = feed->ring.get();
@@ -532,13 +539,15 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
         cudaStreamSynchronize(feed->stream);
       }
     }
-    std::lock_guard<std::mutex> lock(finished_mutex);
-    ++finished;
-    finished_cv.notify_one();
   };
 
-  std::vector<std::thread> threads;
-  for (std::size_t i = 0; i < devices.size(); ++i) threads.emplace_back(worker, i);
+  ThreadTeam& team = buffers.team;
+  team.start(devices.size(), worker);
+  // Every job returns before the call does, however it leaves.
+  struct Joined {
+    ThreadTeam& team;
+    ~Joined() { team.wait(); }
+  } joined{team};
   mark_not_yet(devices.size());
   // The results' own memory, touched while the devices work (first-touch page faults on 5 MB
   // cost about a millisecond), and filled as pixels finish: the calling thread sweeps the
@@ -549,13 +558,14 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   out.counts.resize(total);
   out.nonfinite.resize(total);
   ResultCollector collector(results, out);
+  const bool host_stats = std::getenv("ORRERY_GPU_STATS") != nullptr;
+  // Diagnostics (ORRERY_GPU_STATS): pixels done over time, swept every 0.1 ms.
+  std::vector<std::pair<double, std::int64_t>> done_over_time;
   {
     auto reported = std::chrono::steady_clock::now();
-    std::unique_lock<std::mutex> lock(finished_mutex);
-    while (!finished_cv.wait_for(lock, std::chrono::milliseconds(2),
-                                 [&] { return finished == devices.size(); })) {
-      lock.unlock();
-      collector.sweep();
+    while (!team.wait_for(std::chrono::microseconds(host_stats ? 100 : 2000))) {
+      collector.sweep(kSweepAtMost);
+      if (host_stats) done_over_time.emplace_back(since_start(), collector.pixels_done());
       if (options.progress && std::chrono::steady_clock::now() - reported >
                                   std::chrono::milliseconds(250)) {
         reported = std::chrono::steady_clock::now();
@@ -566,10 +576,8 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
         p.seconds = since_start();
         options.progress(p);
       }
-      lock.lock();
     }
   }
-  for (auto& t : threads) t.join();
   for (auto& e : errors)
     if (e) {
       if (!own) reused->feeds.clear();  // a device in an unknown state starts afresh next time
@@ -577,8 +585,14 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
     }
 
   const double all_done = since_start();
-  collector.finish();
-  if (std::getenv("ORRERY_GPU_STATS")) {  // diagnostics, on request: where the call's time went
+  // Most pixels of a device end in its last millisecond (the trajectories behind catch up):
+  // the last copy is shared by the host threads, at least eight.
+  collector.finish(std::max<std::size_t>(devices.size(), 8),
+                   [&](std::size_t n, const std::function<void(std::size_t)>& job) {
+                     team.start(n, job);
+                     team.wait();
+                   });
+  if (host_stats) {  // diagnostics, on request: where the call's time went
     for (std::size_t i = 0; i < devices.size(); ++i)
       std::fprintf(stderr,
                    "%s: ms from the call: set up %.3f, marked %.3f, first entries %.3f, "
@@ -587,6 +601,17 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                    1e3 * granted_first[i], 1e3 * launched[i],
                    1e3 * emptied[i], 1e3 * done[i], 1e3 * busy[i],
                    static_cast<unsigned long long>(taken[i]));
+    // When the pixels left fell below multiples of the devices' threads: the end of the run.
+    std::string tail;
+    for (double k : {8.0, 4.0, 2.0, 1.0, 0.5, 0.25, 0.1, 0.01}) {
+      const double below = k * static_cast<double>(threads_all);
+      for (const auto& [t, n] : done_over_time)
+        if (static_cast<double>(total) - static_cast<double>(n) < below) {
+          tail += fmt::format(" {}T {:.3f}", k, 1e3 * t);
+          break;
+        }
+    }
+    std::fprintf(stderr, "host: ms when fewer pixels than k threads were left:%s\n", tail.c_str());
     std::string speeds;
     for (double v : speed.speeds()) speeds += fmt::format(" {:.0f}", v);
     std::fprintf(stderr,

@@ -164,7 +164,8 @@ __device__ void publish_parked(const TwinParking& q, unsigned count) {
 // longest-parked ones — so each live pixel gets its turn (processor sharing: no long trajectory
 // starts late, the one thing that would hold the end of the run), and once no new pixel remains
 // sparse warps hand their trajectories to fuller ones and leave (the remaining work stays packed
-// into full warps instead of idling most lanes of many).
+// into full warps instead of idling most lanes of many); meanwhile, with `catch_up`, the
+// trajectories behind the median step count keep their lanes, so the last ones end together.
 //
 // The step loop carries nothing but the state, the step count, the item and a pass counter:
 // every register it does not hold is one more for the step's own temporaries (the kernel runs
@@ -269,16 +270,40 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
     }
     left = ending ? short_segment : q.segment;
 
-    // The segment's end: park every running trajectory.
+    // The segment's end: park every running trajectory (but those catching up, below).
     const long long t0 = q.stats ? clock64() : 0;
     const unsigned running = __ballot_sync(kFullWarp, has);
+    bool stay = false;
+    if (ending && q.catch_up) {
+      // Once no new pixel remains, the device's end is its last trajectories'. Under plain turns
+      // every live trajectory advances alike, so the lead that the first-started ones got is
+      // kept to the end: the last ones then run with fewer trajectories than threads, lanes
+      // idling. Trajectories behind the median step count stay on their lanes instead of
+      // queueing, while more are live than the device has threads: the ones behind catch up
+      // (least attained first), and the full-length ones end together.
+      unsigned long long live = 0, mark = 0;
+      if (lane == 0) {
+        live = DeviceAtomic<unsigned long long>(q.counters[2]).load(::cuda::memory_order_relaxed);
+        mark = DeviceAtomic<unsigned long long>(q.counters[8]).load(::cuda::memory_order_relaxed);
+      }
+      live = __shfl_sync(kFullWarp, live, 0);
+      const auto median = static_cast<long long>(__shfl_sync(kFullWarp, mark, 0));
+      // The median, tracked by every warp's lanes above and below it (one addition per warp).
+      const int ahead = __popc(__ballot_sync(kFullWarp, has && n > median));
+      const int behind = __popc(__ballot_sync(kFullWarp, has && n < median));
+      if (lane == 0 && running)
+        atomicAdd(&q.counters[8], static_cast<unsigned long long>(static_cast<long long>(ahead) -
+                                                                  behind));
+      stay = has && n < median && live >= gridDim.x * blockDim.x;
+    }
+    const unsigned parking = __ballot_sync(kFullWarp, has && !stay);
     unsigned long long first = 0;
-    if (lane == 0 && running) first = atomicAdd(&q.counters[1], __popc(running));
+    if (lane == 0 && parking) first = atomicAdd(&q.counters[1], __popc(parking));
     first = __shfl_sync(kFullWarp, first, 0);
-    if (has) park_at(q, first + __popc(running & below), st, n, item);
-    has = false;
+    if (has && !stay) park_at(q, first + __popc(parking & below), st, n, item);
+    has = stay;
     __syncwarp();
-    if (lane == 0 && running) publish_parked(q, __popc(running));
+    if (lane == 0 && parking) publish_parked(q, __popc(parking));
     const long long t1 = q.stats ? clock64() : 0;
     long long t2 = t1;
     if (!ending) {
@@ -302,7 +327,9 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
       take_parked(1);
       if (!has) has = start_new();
     } else {
-      take_parked(kSparseWarp);  // a worthwhile share, or none: fuller warps take the rest
+      // A worthwhile share, or none: fuller warps take the rest.
+      const int stayed = __popc(__ballot_sync(kFullWarp, has));
+      take_parked(stayed >= kSparseWarp ? 1u : static_cast<unsigned>(kSparseWarp - stayed));
     }
     const bool busy = __any_sync(kFullWarp, has);
     if (q.stats && lane == 0) {

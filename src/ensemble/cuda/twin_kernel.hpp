@@ -28,14 +28,18 @@ namespace orrery::cuda {
 // no new pixel left. counters[6] is the live cap: new pixels start at a segment's end while fewer
 // are live (set before the launch; the host may raise it while the kernel runs). counters[7]
 // sums the lanes running at segment ends before counters[4] is set: the device's progress.
+// counters[8] tracks the median step count of the running trajectories once counters[4] is set.
 struct TwinParking {
-  unsigned long long* counters = nullptr;  // [8], zeroed before the launch but [6]
+  unsigned long long* counters = nullptr;  // [9], zeroed before the launch but [6]
   unsigned long long* tag = nullptr;       // [capacity], zeroed before the launch
   void* state = nullptr;                   // [kTwinWords][capacity] of the precision's Real
   std::int32_t* steps = nullptr;           // [capacity]
   std::uint32_t* item = nullptr;           // [capacity]
   unsigned long long capacity = 0;
   unsigned segment = 0;             // loop passes between segment ends; 0: never park
+  // Once no new pixel remains, trajectories behind the median step count (counters[8]) skip
+  // their turn in the queue while more are live than threads run (twin_kernel.cu).
+  bool catch_up = false;
   // Diagnostics (ORRERY_GPU_STATS): null, or kTwinStats counters summed over warps.
   unsigned long long* stats = nullptr;
 };
