@@ -550,10 +550,10 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   } joined{team};
   mark_not_yet(devices.size());
   // The results' own memory, touched while the devices work (first-touch page faults on 5 MB
-  // cost about a millisecond), and filled as pixels finish: the calling thread sweeps the
-  // result words every 2 ms, so that when the last device is done only its last milliseconds'
-  // pixels are left to copy. It reports progress meanwhile and wakes the moment the last
-  // device is done.
+  // cost about a millisecond), and filled as pixels finish: every 2 ms the calling thread looks
+  // at up to kSweepAtMost result words, copying the finished ones; what is left when the last
+  // device is done is copied by the host threads together (finish, below). It reports progress
+  // meanwhile and wakes the moment the last device is done.
   DivergenceCounts out;
   out.counts.resize(total);
   out.nonfinite.resize(total);
