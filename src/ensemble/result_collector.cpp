@@ -36,11 +36,7 @@ ResultCollector::Tally ResultCollector::copy_finished(std::span<const std::uint3
     nonfinite += bad;
     ++done;
   }
-  Tally t;
-  t.steps = steps;
-  t.nonfinite = nonfinite;
-  t.done = done;
-  return t;
+  return {.steps = steps, .nonfinite = nonfinite, .done = done};
 }
 
 void ResultCollector::add(const Tally& t) {
@@ -97,8 +93,7 @@ void ResultCollector::finish(std::size_t parts, const Runner& run) {
       t = copy_finished(kept.subspan(begin, std::min(end, kept.size()) - begin), note);
     if (end > kept.size()) {
       const std::size_t from = std::max(begin, kept.size()) - kept.size();
-      const Tally u = copy_finished(rest.subspan(from, end - kept.size() - from), note);
-      t.steps += u.steps, t.nonfinite += u.nonfinite, t.done += u.done;
+      t += copy_finished(rest.subspan(from, end - kept.size() - from), note);
     }
     tallies[part] = t;
   };

@@ -56,6 +56,10 @@ class ResultCollector {
   // since slices run on several threads.
   struct alignas(64) Tally {
     std::int64_t steps = 0, nonfinite = 0, done = 0;
+    Tally& operator+=(const Tally& o) {
+      steps += o.steps, nonfinite += o.nonfinite, done += o.done;
+      return *this;
+    }
   };
   template <class Keep>
   Tally copy_finished(std::span<const std::uint32_t> pixels, Keep&& keep);
