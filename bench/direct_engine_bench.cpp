@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "orrery/gravity/engines.hpp"
+#include "orrery/nbody/engines.hpp"
 
 namespace orrery::bench {
 

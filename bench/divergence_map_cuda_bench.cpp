@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "orrery/ensemble/divergence_map.hpp"
-#include "orrery/ensemble/divergence_setup.hpp"
+#include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
 namespace orrery::bench {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "orrery/ensemble/twin_divergence.hpp"
-#include "orrery/gravity/precision_traits.hpp"
+#include "orrery/ensemble/problems/divergence3/twin_divergence.hpp"
+#include "orrery/physics/precision_traits.hpp"
 
 namespace orrery::bench {
 

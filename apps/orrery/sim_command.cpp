@@ -8,10 +8,10 @@
 #include "cli_params.hpp"
 #include "command.hpp"
 #include "orrery/core/error.hpp"
-#include "orrery/gravity/engines.hpp"
+#include "orrery/nbody/engines.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/io/config_file.hpp"
-#include "orrery/io/sim_job.hpp"
+#include "orrery/jobs/sim_job.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 #include "progress_line.hpp"
 

@@ -11,7 +11,7 @@
 #include "cuda/divergence_map_cuda.hpp"
 #endif
 #include "orrery/core/error.hpp"
-#include "orrery/ensemble/divergence_setup.hpp"
+#include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
 namespace orrery {
 

@@ -7,8 +7,8 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
-#include "orrery/integrate/rk_array_stepper.hpp"
-#include "orrery/integrate/splitting_array_stepper.hpp"
+#include "orrery/integrate/runge_kutta/array_stepper.hpp"
+#include "orrery/integrate/splitting/array_stepper.hpp"
 
 namespace orrery {
 

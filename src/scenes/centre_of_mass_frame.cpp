@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/scenes/centre_of_mass_frame.hpp"
 
-#include "orrery/gravity/diagnostics.hpp"
+#include "orrery/nbody/diagnostics.hpp"
 
 namespace orrery {
 

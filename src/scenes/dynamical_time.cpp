@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "orrery/gravity/diagnostics.hpp"
+#include "orrery/nbody/diagnostics.hpp"
 
 namespace orrery {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "orrery/ensemble/divergence_map_params.hpp"
+#include "orrery/ensemble/problems/divergence3/divergence_map_params.hpp"
 
 namespace orrery::test {
 

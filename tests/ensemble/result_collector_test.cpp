@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "ensemble/result_collector.hpp"
+#include "ensemble/schedule/result_collector.hpp"
 #include "orrery/core/error.hpp"
 
 namespace orrery {

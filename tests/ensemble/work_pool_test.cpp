@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "ensemble/work_pool.hpp"
+#include "ensemble/schedule/work_pool.hpp"
 
 namespace orrery {
 namespace {

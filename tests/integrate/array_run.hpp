@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "orrery/gravity/engines.hpp"
+#include "orrery/nbody/engines.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
-#include "orrery/integrate/rk_register_stepper.hpp"
+#include "orrery/integrate/runge_kutta/register_stepper.hpp"
 
 namespace orrery::test {
 

@@ -16,7 +16,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "orrery/gravity/pairwise_gravity.hpp"
+#include "orrery/physics/pairwise_gravity.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
 
 namespace orrery {

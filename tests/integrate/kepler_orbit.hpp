@@ -15,7 +15,7 @@
 
 #include "orrery/core/float128.hpp"
 #include "orrery/core/vec3.hpp"
-#include "orrery/integrate/rk_register_stepper.hpp"
+#include "orrery/integrate/runge_kutta/register_stepper.hpp"
 
 namespace orrery::test {
 

@@ -14,7 +14,7 @@
 
 #include "array_run.hpp"
 #include "orrery/core/float128.hpp"
-#include "orrery/gravity/pairwise_gravity.hpp"
+#include "orrery/physics/pairwise_gravity.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
 

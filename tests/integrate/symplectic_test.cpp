@@ -13,7 +13,7 @@
 
 #include "array_run.hpp"
 #include "kepler_orbit.hpp"
-#include "orrery/gravity/pairwise_gravity.hpp"
+#include "orrery/physics/pairwise_gravity.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
 
 namespace orrery {

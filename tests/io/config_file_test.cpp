@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "orrery/core/error.hpp"
-#include "orrery/ensemble/divergence_map_params.hpp"
+#include "orrery/ensemble/problems/divergence3/divergence_map_params.hpp"
 #include "orrery/io/config_file.hpp"
 #include "temp_dir.hpp"
 

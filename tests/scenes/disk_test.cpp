@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "orrery/gravity/diagnostics.hpp"
-#include "orrery/gravity/engines.hpp"
+#include "orrery/nbody/diagnostics.hpp"
+#include "orrery/nbody/engines.hpp"
 #include "orrery/scenes/disk.hpp"
 
 namespace orrery {

@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "orrery/gravity/diagnostics.hpp"
-#include "orrery/gravity/engines.hpp"
+#include "orrery/nbody/diagnostics.hpp"
+#include "orrery/nbody/engines.hpp"
 #include "orrery/scenes/figure_eight.hpp"
 
 namespace orrery {

@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include "orrery/gravity/diagnostics.hpp"
-#include "orrery/gravity/engines.hpp"
+#include "orrery/nbody/diagnostics.hpp"
+#include "orrery/nbody/engines.hpp"
 #include "orrery/scenes/plummer.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 

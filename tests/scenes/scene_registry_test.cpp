@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "orrery/gravity/diagnostics.hpp"
+#include "orrery/nbody/diagnostics.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 
 namespace orrery {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "orrery/gravity/diagnostics.hpp"
+#include "orrery/nbody/diagnostics.hpp"
 #include "orrery/scenes/two_galaxies.hpp"
 
 namespace orrery {

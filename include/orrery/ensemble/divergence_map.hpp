@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "orrery/core/backend.hpp"
-#include "orrery/core/cpu_kernels.hpp"
+#include "orrery/device/cpu/cpu_kernels.hpp"
 #include "orrery/core/precision.hpp"
-#include "orrery/ensemble/divergence_map_params.hpp"
+#include "orrery/ensemble/problems/divergence3/divergence_map_params.hpp"
 
 namespace orrery {
 

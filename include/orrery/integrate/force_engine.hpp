@@ -66,7 +66,7 @@ class ForceEngine {
   virtual void copy(const DeviceBuffer<Real>& src, DeviceBuffer<Real>& dst) = 0;
 
   // out = y + h Σ_j c_j k_j element-wise, in the order of the register stepper
-  // (integrate/rk_register_stepper.hpp): s = c_first·k_first (k itself for c = 1), then
+  // (integrate/runge_kutta/register_stepper.hpp): s = c_first·k_first (k itself for c = 1), then
   // s ← fma(c_j, k_j, s) over the other nonzero c_j, out = fma(h, s, y); out = y when all c_j
   // are zero. `out` may be `y`.
   virtual void combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,

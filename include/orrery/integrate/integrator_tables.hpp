@@ -6,10 +6,10 @@
 
 #include <string_view>
 
-#include "orrery/integrate/butcher_tableau.hpp"
-#include "orrery/integrate/rk_register_stepper.hpp"
-#include "orrery/integrate/splitting_register_stepper.hpp"
-#include "orrery/integrate/splitting_tables.hpp"
+#include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
+#include "orrery/integrate/runge_kutta/register_stepper.hpp"
+#include "orrery/integrate/splitting/register_stepper.hpp"
+#include "orrery/integrate/splitting/splitting_tables.hpp"
 
 namespace orrery {
 

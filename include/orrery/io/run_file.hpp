@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "orrery/core/particles.hpp"
-#include "orrery/gravity/diagnostics.hpp"
-#include "orrery/gravity/simulation.hpp"
+#include "orrery/nbody/diagnostics.hpp"
+#include "orrery/nbody/simulation.hpp"
 #include "orrery/io/hdf5_file.hpp"
 
 namespace orrery {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The instruction-set variants of the divergence-map kernel this build compiled (CMake defines
-// ORRERY_HAVE_KERNEL_<name>); core/cpu_isa.hpp chooses among them.
-#include "core/cpu_isa.hpp"
+// ORRERY_HAVE_KERNEL_<name>); device/cpu/cpu_isa.hpp chooses among them.
+#include "device/cpu/cpu_isa.hpp"
 #include "twin_task_source.hpp"
 
 namespace orrery::cpu {

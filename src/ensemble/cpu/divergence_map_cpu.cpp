@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/cpu_isa.hpp"
+#include "device/cpu/cpu_isa.hpp"
 #include "orrery/core/error.hpp"
 #include "twin_task_source.hpp"
 

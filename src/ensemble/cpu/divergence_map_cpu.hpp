@@ -4,7 +4,7 @@
 #include <span>
 
 #include "orrery/ensemble/divergence_map.hpp"
-#include "orrery/ensemble/divergence_setup.hpp"
+#include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
 namespace orrery::cpu {
 

@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "orrery/core/simd.hpp"
-#include "orrery/ensemble/twin_divergence.hpp"
-#include "orrery/gravity/precision_traits.hpp"
+#include "orrery/ensemble/problems/divergence3/twin_divergence.hpp"
+#include "orrery/physics/precision_traits.hpp"
 #include "twin_task_source.hpp"
 
 #ifndef ORRERY_CPU_KERNEL

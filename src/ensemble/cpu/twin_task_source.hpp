@@ -14,7 +14,7 @@
 
 #include "orrery/core/precision.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
-#include "orrery/ensemble/divergence_setup.hpp"
+#include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
 namespace orrery::cpu {
 

@@ -30,10 +30,10 @@
 
 #include <fmt/format.h>
 
-#include "../result_collector.hpp"
-#include "../thread_team.hpp"
-#include "../work_pool.hpp"
-#include "cuda_check.hpp"
+#include "ensemble/schedule/result_collector.hpp"
+#include "device/cpu/thread_team.hpp"
+#include "ensemble/schedule/work_pool.hpp"
+#include "device/cuda/cuda_check.hpp"
 #include "orrery/core/error.hpp"
 #include "twin_kernel.hpp"
 

@@ -12,10 +12,10 @@
 
 #include <cuda/atomic>
 
-#include "../result_collector.hpp"
-#include "cuda_check.hpp"
-#include "orrery/ensemble/twin_divergence.hpp"
-#include "orrery/gravity/precision_traits.hpp"
+#include "ensemble/schedule/result_collector.hpp"
+#include "device/cuda/cuda_check.hpp"
+#include "orrery/ensemble/problems/divergence3/twin_divergence.hpp"
+#include "orrery/physics/precision_traits.hpp"
 #include "twin_kernel.hpp"
 
 namespace orrery::cuda {

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "orrery/core/precision.hpp"
-#include "orrery/ensemble/divergence_setup.hpp"
+#include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
 namespace orrery::cuda {
 

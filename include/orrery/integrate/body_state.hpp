@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+// The state of a small second-order system x'' = a(x) of N bodies, held in registers (one
+// trajectory per GPU thread or SIMD lane): positions and velocities, any lane type.
+#pragma once
+
+#include "orrery/core/vec3.hpp"
+
+namespace orrery {
+
+template <class T, int N>
+struct BodyState {
+  Vec3<T> x[N];
+  Vec3<T> v[N];
+};
+
+}  // namespace orrery

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// The explicit Runge–Kutta step of integrate/runge_kutta/register_stepper.hpp for a large system whose
+// state lives on a force engine's device:
+//
+//   X_i = x + h Σ_{j<i} a_ij V_j,   V_i = v + h Σ_{j<i} a_ij A_j,   A_i = a(X_i)
+//   x  ← x + h Σ_i b_i V_i,        v  ← v + h Σ_i b_i A_i
+//
+// Every sum is one ForceEngine::combine, whose evaluation order is the register stepper's, so an
+// engine that computes the accelerations of a small system with the register right-hand side's
+// bits makes the two steppers agree bit for bit. A stage whose row of a is zero uses x and v
+// themselves (no copy). Stage buffers are allocated once, on the engine's device; nothing is read
+// back to the host.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <span>
+
+#include "orrery/integrate/array_stepper.hpp"
+#include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
+
+namespace orrery {
+
+namespace detail {
+
+// The tableau's coefficients as arrays, the form ForceEngine::combine takes.
+template <ButcherTableau Tableau>
+struct TableauArrays {
+  static constexpr int S = Tableau::stages;
+  static constexpr std::array<std::array<double, S>, S> make_a() {
+    std::array<std::array<double, S>, S> a{};
+    for (int i = 0; i < S; ++i)
+      for (int j = 0; j < i; ++j) a[i][j] = Tableau::a(i, j);
+    return a;
+  }
+  static constexpr std::array<double, S> make_b() {
+    std::array<double, S> b{};
+    for (int i = 0; i < S; ++i) b[i] = Tableau::b(i);
+    return b;
+  }
+  static constexpr bool row_is_zero(int i) {
+    for (int j = 0; j < i; ++j)
+      if (Tableau::a(i, j) != 0.0) return false;
+    return true;
+  }
+};
+
+}  // namespace detail
+
+template <ButcherTableau Tableau, class Real>
+class RkArrayStepper final : public ArrayStepper<Real> {
+  using Arrays = detail::TableauArrays<Tableau>;
+  static constexpr int S = Tableau::stages;
+  static constexpr std::array<std::array<double, S>, S> a_ = Arrays::make_a();
+  static constexpr std::array<double, S> b_ = Arrays::make_b();
+
+ public:
+  void step(ForceEngine<Real>& engine, DeviceBuffer<Real>& x, DeviceBuffer<Real>& v,
+            Real h) override {
+    prepare(engine, x.size());
+    const DeviceBuffer<Real>* V[S];
+    const DeviceBuffer<Real>* A[S];
+    for (int i = 0; i < S; ++i) {
+      const auto earlier = static_cast<std::size_t>(i);
+      const DeviceBuffer<Real>* X = &x;
+      V[i] = &v;
+      if (!Arrays::row_is_zero(i)) {
+        const std::span<const double> row(a_[i].data(), earlier);
+        engine.combine(stage_x_, x, h, row, std::span(V, earlier));
+        engine.combine(stage_v_[i], v, h, row, std::span(A, earlier));
+        X = &stage_x_;
+        V[i] = &stage_v_[i];
+      }
+      engine.accelerations(*X, stage_a_[i]);
+      A[i] = &stage_a_[i];
+    }
+    // x first: it may read v itself (as V_1), which the second update then overwrites.
+    engine.combine(x, x, h, b_, std::span(V, S));
+    engine.combine(v, v, h, b_, std::span(A, S));
+  }
+
+ private:
+  // Stage buffers for this engine and size, allocated on its device once.
+  void prepare(ForceEngine<Real>& engine, std::size_t n) {
+    if (engine_ == &engine && size_ == n) return;
+    bool any_combined_stage = false;
+    for (int i = 0; i < S; ++i) {
+      if (!Arrays::row_is_zero(i)) {
+        any_combined_stage = true;
+        stage_v_[i] = engine.allocate(n);
+      }
+      stage_a_[i] = engine.allocate(n);
+    }
+    stage_x_ = any_combined_stage ? engine.allocate(n) : DeviceBuffer<Real>();
+    engine_ = &engine;
+    size_ = n;
+  }
+
+  const ForceEngine<Real>* engine_ = nullptr;
+  std::size_t size_ = 0;
+  DeviceBuffer<Real> stage_x_;
+  std::array<DeviceBuffer<Real>, S> stage_v_;
+  std::array<DeviceBuffer<Real>, S> stage_a_;
+};
+
+}  // namespace orrery

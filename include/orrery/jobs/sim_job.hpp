@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+// An N-body run as `orrery sim` describes it: initial conditions (a scene with its parameters, or
+// a particle file), engine, integrator, step, end time, output and checkpoint cadence,
+// precision, and the run file. run_simulation() carries it out: it writes snapshots and
+// checkpoints to the run file, and with `resume` continues the run stored there from its last
+// checkpoint, bit for bit as if it had never stopped.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "orrery/core/parameter.hpp"
+#include "orrery/nbody/diagnostics.hpp"
+#include "orrery/scenes/initial_conditions.hpp"
+
+namespace orrery {
+
+enum class SimPrecision { fp32, fp64, fp128 };
+
+struct SimJob {
+  std::string scene;  // a scene name, or empty with `input`
+  std::string input;  // a particle file (CSV or HDF5)
+  std::string engine = "direct";
+  std::string integrator = "leapfrog";
+  double dt = 0.0;                                            // 0: the scene's
+  double t_end = std::numeric_limits<double>::quiet_NaN();    // NaN: the scene's
+  std::int64_t every = 0;             // steps between snapshots; 0: about 100 over the run
+  std::int64_t checkpoint_every = 0;  // steps between checkpoints; 0: at every snapshot
+  SimPrecision precision = SimPrecision::fp64;
+  std::int64_t threads = 0;  // 0: all cores
+  std::string out = "run.h5";
+  bool resume = false;
+  std::int64_t stop_after = 0;  // stop after this many steps (a checkpoint is written); 0: run on
+  SceneSettings scene_settings;  // the scene parameters the user gave
+  // The fields the user set (by name); with `resume`, each of the run's stored parameters among
+  // them must equal the run's own.
+  std::vector<std::string> given;
+};
+
+// The job's parameters. Those that define the run (scene, input, engine, integrator, dt,
+// precision) are stored in the run file and cannot change on resume.
+const std::vector<ParamField<SimJob>>& sim_job_fields();
+bool is_stored_sim_field(const std::string& name);
+
+struct SimProgress {
+  std::int64_t steps_done = 0;   // in this invocation
+  std::int64_t steps_total = 0;  // planned for this invocation
+  double seconds = 0;
+};
+
+struct SimObserver {
+  std::function<void(std::int64_t index, const Diagnostics& now, const Drift& drift)> snapshot;
+  std::function<void(const SimProgress&)> progress;  // after every step
+};
+
+struct SimOutcome {
+  std::int64_t steps = 0;      // taken in this invocation
+  double time = 0;             // where the run stands now
+  std::int64_t snapshots = 0;  // in the file now
+  bool stopped_early = false;  // by stop_after
+};
+
+// Throws InputError/ParameterError for bad input before any work (or file) is made, RunError for
+// a failure during the run (a non-finite state: the message names the step, the time and the
+// particle; the file keeps every snapshot written before).
+SimOutcome run_simulation(const SimJob& job, const SimObserver& observer = {});
+
+}  // namespace orrery

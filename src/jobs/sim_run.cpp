@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "orrery/core/error.hpp"
+#include "orrery/core/float128.hpp"
+#include "orrery/core/version.hpp"
+#include "orrery/nbody/engines.hpp"
+#include "orrery/nbody/simulation.hpp"
+#include "orrery/integrate/integrator_registry.hpp"
+#include "orrery/io/atomic_file.hpp"
+#include "orrery/io/param_attributes.hpp"
+#include "orrery/io/particle_file.hpp"
+#include "orrery/io/run_file.hpp"
+#include "orrery/jobs/sim_job.hpp"
+#include "orrery/scenes/scene_registry.hpp"
+
+namespace orrery {
+
+namespace {
+
+using J = SimJob;
+
+std::vector<ParamField<J>> make_fields() {
+  std::vector<ParamField<J>> f;
+  {
+    auto s = text_field("scene", "initial conditions by name (orrery sim --list)", &J::scene);
+    s.kind = ParamKind::Choice;
+    s.choices = scene_names();
+    f.push_back(std::move(s));
+  }
+  f.push_back(text_field("input", "initial conditions from a particle file (CSV or HDF5)",
+                         &J::input));
+  {
+    auto e = text_field("engine", "force engine", &J::engine);
+    e.kind = ParamKind::Choice;
+    e.choices = force_engine_names();
+    f.push_back(std::move(e));
+  }
+  {
+    auto i = text_field("integrator", "time integrator (orrery sim --list)", &J::integrator);
+    i.kind = ParamKind::Choice;
+    i.choices = integrator_names();
+    f.push_back(std::move(i));
+  }
+  f.push_back(real_field("dt", "time step (default: the scene's)", &J::dt, RealRule::Positive));
+  f.push_back(real_field("t-end", "end time; the last step is shortened to land on it (default: "
+                                  "the scene's)",
+                         &J::t_end, RealRule::Finite));
+  f.push_back(integer_field("every", "steps between snapshots (default: about 100 per run)",
+                            &J::every, 1, std::numeric_limits<std::int64_t>::max()));
+  f.push_back(integer_field("checkpoint-every",
+                            "steps between checkpoints (default: at every snapshot)",
+                            &J::checkpoint_every, 1, std::numeric_limits<std::int64_t>::max()));
+  f.push_back(choice_field("precision", "floating-point type of the state and the arithmetic",
+                           &J::precision, {"fp32", "fp64", "fp128"}));
+  f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
+  f.push_back(text_field("out", "run file: snapshots, checkpoints and parameters", &J::out));
+  f.push_back(flag_field("resume", "continue the run stored in --out from its last checkpoint",
+                         &J::resume));
+  f.push_back(integer_field("stop-after",
+                            "stop after this many steps, with a checkpoint (--resume goes on)",
+                            &J::stop_after, 1, std::numeric_limits<std::int64_t>::max()));
+  return f;
+}
+
+// Parameters that define the run and are stored in its file.
+const char* kStored[] = {"scene", "input", "engine", "integrator", "dt", "precision"};
+// Settings stored too, which a resumed run keeps unless given again.
+bool is_resumed_setting(const std::string& name) {
+  return name == "t-end" || name == "every" || name == "checkpoint-every";
+}
+
+std::string where_nonfinite(const NonFinite& bad, const SimClock& clock) {
+  return fmt::format("the state became non-finite at step {} (t = {}): particle {} (id {}) has "
+                     "{} component {}",
+                     clock.steps, clock.time(), bad.particle, bad.id, bad.what, bad.value);
+}
+
+struct Plan {
+  InitialConditions ic;  // for a new run
+  double dt = 0, t_end = 0;
+  std::int64_t every = 0, checkpoint_every = 0;
+};
+
+// Root attributes of the run file: the job's stored parameters, the scene's parameters, and
+// what the numbers mean.
+void describe_run(hid_t root, const SimJob& job, const Plan& plan) {
+  SimJob stored = job;
+  stored.dt = plan.dt;
+  stored.t_end = plan.t_end;
+  stored.every = plan.every;
+  stored.checkpoint_every = plan.checkpoint_every;
+  for (const auto& f : sim_job_fields())
+    if (is_stored_sim_field(f.name) || is_resumed_setting(f.name))
+      write_param_attribute(root, f.name, f.get(stored));
+  for (const auto& [name, value] : plan.ic.parameters)
+    write_param_attribute(root, "scene." + name, value);
+  h5::write_attribute(root, "G", plan.ic.g);
+  h5::write_attribute(root, "softening", plan.ic.softening);
+  h5::write_attribute(root, "units", plan.ic.units);
+  h5::write_attribute(root, "frame", plan.ic.frame);
+  h5::write_attribute(root, "N", static_cast<std::int64_t>(plan.ic.particles.size()));
+  h5::write_attribute(root, "format", std::string("orrery run"));
+  h5::write_attribute(root, "orrery_version", version());
+  h5::write_attribute(root, "git_hash", git_hash());
+}
+
+template <class Real>
+SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& initial,
+                    std::int64_t next_snapshot, double t_end, std::int64_t every,
+                    std::int64_t checkpoint_every, std::int64_t stop_after,
+                    const SimObserver& observer) {
+  const double dt = sim.clock().dt;
+  // Regular steps while they do not pass t_end (within a rounding of t_end itself), then one
+  // shortened step onto it.
+  const double slack = 1e-12 * std::max(std::abs(t_end), dt);
+  auto regular_left = [&] { return sim.clock().time() + dt <= t_end + slack; };
+  const double remaining = t_end - sim.clock().time();
+  const auto regular = static_cast<std::int64_t>(std::floor((remaining + slack) / dt));
+  const std::int64_t planned =
+      regular + (remaining - static_cast<double>(regular) * dt > slack ? 1 : 0);
+  const std::int64_t start_steps = sim.clock().steps;
+  const auto t0 = std::chrono::steady_clock::now();
+
+  auto snapshot = [&]() {
+    const Diagnostics now = sim.diagnostics();
+    const Drift drift = drift_since(initial, now);
+    file.write_snapshot(next_snapshot, sim.particles(), sim.clock(), now, drift);
+    if (observer.snapshot) observer.snapshot(next_snapshot, now, drift);
+    ++next_snapshot;
+  };
+  auto checkpoint = [&]() {
+    file.write_checkpoint(Checkpoint<Real>{sim.particles(), sim.clock(), next_snapshot});
+  };
+
+  SimOutcome outcome;
+  bool landed = false;
+  while (!landed) {
+    if (regular_left()) {
+      sim.step();
+    } else if (t_end - sim.clock().time() > slack) {
+      sim.step_to(t_end);
+      landed = true;
+    } else {
+      break;
+    }
+    if (auto bad = sim.first_nonfinite()) {
+      std::string last = "none";
+      const auto kept = file.snapshots();
+      if (!kept.empty()) last = "/snapshots/" + snapshot_name(kept.back());
+      throw RunError(fmt::format("{}; stopped, the last good snapshot is {}",
+                                 where_nonfinite(*bad, sim.clock()), last));
+    }
+    const std::int64_t s = sim.clock().steps;
+    ++outcome.steps;
+    if (!regular_left() && t_end - sim.clock().time() <= slack) landed = true;
+    if (s % every == 0 || landed) snapshot();
+    const bool stopping = stop_after > 0 && outcome.steps >= stop_after && !landed;
+    if (s % checkpoint_every == 0 || landed || stopping) checkpoint();
+    if (observer.progress) {
+      SimProgress p;
+      p.steps_done = s - start_steps;
+      p.steps_total = planned;
+      p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      observer.progress(p);
+    }
+    if (stopping) {
+      outcome.stopped_early = true;
+      break;
+    }
+  }
+  outcome.time = sim.clock().time();
+  outcome.snapshots = static_cast<std::int64_t>(file.snapshots().size());
+  return outcome;
+}
+
+template <class Real>
+SimOutcome start(const SimJob& job, const Plan& plan, const SimObserver& observer) {
+  EngineOptions eo;
+  eo.g = plan.ic.g;
+  eo.softening = plan.ic.softening;
+  eo.threads = static_cast<int>(job.threads);
+  SimClock clock;
+  clock.dt = plan.dt;
+  Simulation<Real> sim(convert_particles<Real>(plan.ic.particles), make_force_engine<Real>(job.engine, eo),
+                       make_array_stepper<Real>(job.integrator), clock);
+  const Diagnostics initial = sim.diagnostics();
+  RunFile::create(job.out, [&](hid_t root) { describe_run(root, job, plan); }, initial);
+  RunFile file(job.out);
+  file.write_snapshot(0, sim.particles(), sim.clock(), initial, Drift{});
+  if (observer.snapshot) observer.snapshot(0, initial, Drift{});
+  file.write_checkpoint(Checkpoint<Real>{sim.particles(), sim.clock(), 1});
+  return run_loop(sim, file, initial, 1, plan.t_end, plan.every, plan.checkpoint_every,
+                  job.stop_after, observer);
+}
+
+template <class Real>
+SimOutcome resume(const SimJob& job, RunFile& file, const Plan& plan, const SimObserver& observer) {
+  auto checkpoint = file.read_checkpoint<Real>();
+  if (!checkpoint)
+    throw InputError(fmt::format("--resume: '{}' holds no complete checkpoint", job.out));
+  if (!(plan.t_end > checkpoint->clock.time()))
+    throw ParameterError("--t-end", fmt::format("{}", plan.t_end),
+                         fmt::format("a time after the checkpoint's t = {}",
+                                     checkpoint->clock.time()));
+  file.remove_snapshots_from(checkpoint->next_snapshot);
+  h5::write_attribute(file.root(), "t-end", plan.t_end);
+  h5::write_attribute(file.root(), "every", plan.every);
+  h5::write_attribute(file.root(), "checkpoint-every", plan.checkpoint_every);
+  EngineOptions eo;
+  eo.g = h5::read_attribute(file.root(), "G").reals.at(0);
+  eo.softening = h5::read_attribute(file.root(), "softening").reals.at(0);
+  eo.threads = static_cast<int>(job.threads);
+  Simulation<Real> sim(std::move(checkpoint->particles), make_force_engine<Real>(job.engine, eo),
+                       make_array_stepper<Real>(job.integrator), checkpoint->clock);
+  return run_loop(sim, file, file.initial_diagnostics(), checkpoint->next_snapshot, plan.t_end,
+                  plan.every, plan.checkpoint_every, job.stop_after, observer);
+}
+
+template <class F>
+SimOutcome dispatch(SimPrecision p, F&& f) {
+  switch (p) {
+    case SimPrecision::fp32: return f(float{});
+    case SimPrecision::fp128: return f(float128{});
+    default: return f(double{});
+  }
+}
+
+std::int64_t default_every(double span, double dt) {
+  const double steps = std::ceil(span / dt);
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(steps / 100));
+}
+
+}  // namespace
+
+const std::vector<ParamField<SimJob>>& sim_job_fields() {
+  static const auto fields = make_fields();
+  return fields;
+}
+
+bool is_stored_sim_field(const std::string& name) {
+  for (const char* s : kStored)
+    if (name == s) return true;
+  return false;
+}
+
+SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
+  const SimJob& job = given;
+  if (!(job.dt >= 0) || !std::isfinite(job.dt))
+    throw ParameterError("--dt", fmt::format("{}", job.dt), "a finite number > 0");
+  if (std::isinf(job.t_end))
+    throw ParameterError("--t-end", fmt::format("{}", job.t_end), "a finite time");
+  if (job.every < 0 || job.checkpoint_every < 0 || job.threads < 0 || job.stop_after < 0)
+    throw ParameterError("--every/--checkpoint-every/--threads/--stop-after", "a negative count",
+                         "counts >= 1");
+  Plan plan;
+
+  if (job.resume) {
+    std::error_code ec;
+    if (!std::filesystem::exists(job.out, ec))
+      throw ParameterError("--out", job.out, "an existing run file to --resume");
+    RunFile file(job.out);
+    const std::string format = h5::has_attribute(file.root(), "format")
+                                   ? h5::read_attribute(file.root(), "format").text
+                                   : "";
+    if (format != "orrery run")
+      throw InputError(fmt::format("--resume: '{}' is not an orrery run file", job.out));
+    const std::string made_by = h5::read_attribute(file.root(), "orrery_version").text;
+    if (made_by != version())
+      throw InputError(fmt::format("--resume: '{}' was written by orrery {}; this is orrery {}, "
+                                   "whose checkpoints may not continue it bit for bit",
+                                   job.out, made_by, version()));
+    // The run's own parameters; any the user gave again must agree.
+    SimJob stored = job;
+    for (const auto& f : sim_job_fields()) {
+      if (!is_stored_sim_field(f.name)) continue;
+      const ParamValue in_file = read_param_attribute(file.root(), f);
+      const bool given_now = std::find(job.given.begin(), job.given.end(), f.name) != job.given.end();
+      if (given_now && f.get(job) != in_file)
+        throw ParameterError("--" + f.name, format_param_value(f.get(job)),
+                             fmt::format("the run's own {} ({}), or nothing: --resume continues "
+                                         "the run as it was made",
+                                         f.name, format_param_value(in_file)));
+      f.set(stored, in_file);
+    }
+    if (!job.scene_settings.empty())
+      throw ParameterError("--" + job.scene_settings.front().first,
+                           format_param_value(job.scene_settings.front().second),
+                           "no scene parameter with --resume (the run's are in its file)");
+    plan.dt = stored.dt;
+    plan.t_end = std::isnan(job.t_end) ? h5::read_attribute(file.root(), "t-end").reals.at(0)
+                                       : job.t_end;
+    plan.every = job.every > 0 ? job.every : h5::read_attribute(file.root(), "every").integer;
+    plan.checkpoint_every = job.checkpoint_every > 0
+                                ? job.checkpoint_every
+                                : h5::read_attribute(file.root(), "checkpoint-every").integer;
+    return dispatch(stored.precision, [&](auto real) {
+      return resume<decltype(real)>(stored, file, plan, observer);
+    });
+  }
+
+  // A new run: initial conditions, then every check, then the file.
+  if (job.scene.empty() == job.input.empty())
+    throw ParameterError("--scene/--input", job.scene.empty() ? "neither" : "both",
+                         "exactly one of --scene NAME and --input FILE");
+  if (!job.input.empty() && !job.scene_settings.empty())
+    throw ParameterError("--" + job.scene_settings.front().first,
+                         format_param_value(job.scene_settings.front().second),
+                         "no scene parameter with --input (the file holds the particles)");
+  plan.ic = job.input.empty() ? make_scene(job.scene, job.scene_settings)
+                              : read_particle_file(job.input);
+  plan.dt = job.dt > 0 ? job.dt : plan.ic.dt;
+  plan.t_end = std::isnan(job.t_end) ? plan.ic.t_end : job.t_end;
+  if (!(plan.dt > 0))
+    throw ParameterError("--dt", fmt::format("{}", plan.dt), "a finite number > 0");
+  if (!(plan.t_end > 0))
+    throw ParameterError("--t-end", fmt::format("{}", plan.t_end),
+                         "a time after the start, t = 0");
+  plan.every = job.every > 0 ? job.every : default_every(plan.t_end, plan.dt);
+  plan.checkpoint_every = job.checkpoint_every > 0 ? job.checkpoint_every : plan.every;
+  check_output_path("--out", job.out);
+  std::error_code ec;
+  if (std::filesystem::exists(job.out, ec))
+    throw ParameterError("--out", job.out,
+                         "a file that does not exist yet (add --resume to continue it)");
+  find_integrator(job.integrator);
+  return dispatch(job.precision,
+                  [&](auto real) { return start<decltype(real)>(job, plan, observer); });
+}
+
+}  // namespace orrery

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+// Softened Newtonian gravity summed over all pairs,
+//   a_i = G Σ_{j≠i} m_j (x_j − x_i) / (|x_j − x_i|² + ε_ij²)^{3/2},
+//   U   = −G Σ_{i<j} m_i m_j / (|x_j − x_i|² + ε_ij²)^{1/2},   ε_ij² = (ε_i² + ε_j²)/2
+// (Plummer softening; per-particle form as in W. Dehnen, MNRAS 324, 273, 2001). Threads own
+// contiguous, block-aligned ranges of targets; each target's sum and each energy row are
+// computed alone, so the bits do not depend on the thread count.
+#include "direct_engine.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <type_traits>
+
+#include "orrery/core/compensated_sum.hpp"
+#include "orrery/core/error.hpp"
+#include "orrery/core/float128.hpp"
+#include "orrery/physics/softened_pair.hpp"
+
+namespace orrery::cpu {
+
+namespace {
+
+template <class Real>
+constexpr bool kVectorised = std::is_same_v<Real, float> || std::is_same_v<Real, double>;
+
+// float128 (and the reference semantics of every kernel): one target at a time, exact IEEE
+// operations; the same sums as the kernels, which only change how 1/r³ is rounded.
+template <class Real>
+void scalar_accelerations(const DirectSources<Real>& s, Real g, std::size_t i, Real* ax, Real* ay,
+                          Real* az) {
+  const Vec3<Real> target{s.x[i], s.y[i], s.z[i]};
+  Vec3<Real> acc{Real(0), Real(0), Real(0)};
+  for (std::size_t j = 0; j < s.n; ++j) {
+    if (j == i) continue;
+    accumulate_softened_pull(target, Vec3<Real>{s.x[j], s.y[j], s.z[j]}, s.mass[j],
+                             s.half_eps2[i] + s.half_eps2[j], acc);
+  }
+  ax[i] = g * acc.x;
+  ay[i] = g * acc.y;
+  az[i] = g * acc.z;
+}
+
+template <class Real>
+double scalar_potential_row(const DirectSources<Real>& s, std::size_t i) {
+  CompensatedSum<Real> row;
+  for (std::size_t j = i + 1; j < s.n; ++j) {
+    const Real dx = s.x[j] - s.x[i], dy = s.y[j] - s.y[i], dz = s.z[j] - s.z[i];
+    const Real r2 =
+        mul_add(dz, dz, mul_add(dy, dy, mul_add(dx, dx, s.half_eps2[i] + s.half_eps2[j])));
+    row.add(s.mass[i] * s.mass[j] / sqrt(r2));
+  }
+  return static_cast<double>(row.value());
+}
+
+}  // namespace
+
+template <class Real>
+DirectEngine<Real>::DirectEngine(const EngineOptions& options)
+    : HostForceEngine<Real>(options.threads),
+      options_(options),
+      kernel_(&choose_direct_kernel(options.cpu_kernel)) {}
+
+template <class Real>
+std::string DirectEngine<Real>::kernel_name() const {
+  return kVectorised<Real> ? kernel_->name : "scalar";
+}
+
+template <class Real>
+void DirectEngine<Real>::set_bodies(std::span<const Real> mass, std::span<const Real> softening) {
+  if (!softening.empty() && softening.size() != mass.size())
+    throw InputError("direct engine: " + std::to_string(softening.size()) +
+                     " softening lengths for " + std::to_string(mass.size()) + " bodies");
+  mass_.assign(mass.begin(), mass.end());
+  half_eps2_.resize(mass.size());
+  const Real global = static_cast<Real>(options_.softening);
+  for (std::size_t i = 0; i < mass.size(); ++i) {
+    const Real eps = softening.empty() ? global : softening[i];
+    half_eps2_[i] = eps * eps * Real(0.5);
+  }
+}
+
+template <class Real>
+DirectSources<Real> DirectEngine<Real>::sources(const DeviceBuffer<Real>& x) const {
+  const std::size_t n = mass_.size();
+  if (x.size() < 3 * n)
+    throw InputError("direct engine: positions hold " + std::to_string(x.size()) +
+                     " values for " + std::to_string(n) + " bodies (3N expected)");
+  return {x.data(), x.data() + n, x.data() + 2 * n, mass_.data(), half_eps2_.data(), n};
+}
+
+template <class Real>
+int DirectEngine<Real>::thread_count() const {
+  return this->threads() > 0 ? this->threads() : omp_get_max_threads();
+}
+
+template <class Real>
+void DirectEngine<Real>::accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) {
+  const DirectSources<Real> s = sources(x);
+  const std::size_t n = s.n;
+  Real* ax = a.data();
+  Real* ay = ax + n;
+  Real* az = ay + n;
+  const Real g = static_cast<Real>(options_.g);
+  if constexpr (kVectorised<Real>) {
+    const DirectKernelOps& ops = *kernel_->ops;
+    DirectAccelerationsFn<Real> run;
+    std::size_t block;
+    if constexpr (std::is_same_v<Real, double>) {
+      run = ops.accelerations_f64;
+      block = ops.block_f64;
+    } else {
+      run = ops.accelerations_f32;
+      block = ops.block_f32;
+    }
+    // Equal shares of whole blocks: every thread does the same work per target.
+    const std::size_t blocks = (n + block - 1) / block;
+#pragma omp parallel num_threads(thread_count())
+    {
+      const auto t = static_cast<std::size_t>(omp_get_thread_num());
+      const auto threads = static_cast<std::size_t>(omp_get_num_threads());
+      const std::size_t begin = blocks * t / threads * block;
+      const std::size_t end = std::min(n, blocks * (t + 1) / threads * block);
+      if (begin < end) run(s, g, begin, end, ax, ay, az);
+    }
+  } else {
+#pragma omp parallel for schedule(static) num_threads(thread_count())
+    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i)
+      scalar_accelerations(s, g, static_cast<std::size_t>(i), ax, ay, az);
+  }
+}
+
+template <class Real>
+double DirectEngine<Real>::potential_energy(const DeviceBuffer<Real>& x) {
+  const DirectSources<Real> s = sources(x);
+  const std::size_t n = s.n;
+  // Each row in its own compensated sum, the rows added in order: the same bits for any thread
+  // count. Rows shrink with i, hence the dynamic schedule.
+  std::vector<double> rows(n);
+  constexpr std::ptrdiff_t kRows = 16;
+  const auto chunks = static_cast<std::ptrdiff_t>((n + kRows - 1) / kRows);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(thread_count())
+  for (std::ptrdiff_t c = 0; c < chunks; ++c) {
+    const auto begin = static_cast<std::size_t>(c * kRows);
+    const std::size_t end = std::min(n, begin + kRows);
+    if constexpr (std::is_same_v<Real, double>) {
+      kernel_->ops->potential_rows_f64(s, begin, end, rows.data());
+    } else if constexpr (std::is_same_v<Real, float>) {
+      kernel_->ops->potential_rows_f32(s, begin, end, rows.data());
+    } else {
+      for (std::size_t i = begin; i < end; ++i) rows[i] = scalar_potential_row(s, i);
+    }
+  }
+  CompensatedSum<double> total;
+  for (double r : rows) total.add(r);
+  return -options_.g * total.value();
+}
+
+template class DirectEngine<float>;
+template class DirectEngine<double>;
+template class DirectEngine<float128>;
+
+}  // namespace orrery::cpu

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// The direct all-pairs engine on the CPU: every target sums every source, in increasing source
+// order, so the result does not depend on how targets are split among threads. float and double
+// run the instruction-set kernels of direct_tiles.cpp; float128 a plain scalar loop.
+#pragma once
+
+#include <vector>
+
+#include "direct_kernel.hpp"
+#include "orrery/nbody/engines.hpp"
+#include "orrery/integrate/host_force_engine.hpp"
+
+namespace orrery::cpu {
+
+template <class Real>
+class DirectEngine final : public HostForceEngine<Real> {
+ public:
+  explicit DirectEngine(const EngineOptions& options);
+
+  std::string name() const override { return "direct"; }
+  // The instruction-set variant in use ("scalar" for float128).
+  std::string kernel_name() const;
+  void set_bodies(std::span<const Real> mass, std::span<const Real> softening) override;
+  void accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) override;
+  double potential_energy(const DeviceBuffer<Real>& x) override;
+
+ private:
+  DirectSources<Real> sources(const DeviceBuffer<Real>& x) const;
+  int thread_count() const;
+
+  EngineOptions options_;
+  const DirectKernel* kernel_;
+  std::vector<Real> mass_;
+  std::vector<Real> half_eps2_;  // ε_i²/2, one per particle (all ε²/2 for a global ε)
+};
+
+}  // namespace orrery::cpu

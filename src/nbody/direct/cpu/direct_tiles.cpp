@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+// Direct gravity on the CPU, compiled once per instruction set (ORRERY_CPU_KERNEL names the
+// variant, CMake gives its -march):
+//
+//   a_i = G Σ_{j≠i} m_j (x_j − x_i) / (|x_j − x_i|² + ε_ij²)^{3/2}
+//
+// One SIMD lane per target. A block of kBlocks vectors of targets (position, ε²/2 and the three
+// accumulators) lives in registers while the sources stream past, one broadcast per source, in
+// tiles small enough to stay in L1 for every block of the thread's targets. A target's sum runs
+// over j in increasing order whatever block, tile or thread it lands in, so its bits do not
+// depend on the thread count; the self term j = i is skipped by a masked update (ε may be 0).
+// The tiled all-pairs scheme: L. Nyland, M. Harris, J. Prins, "Fast N-Body Simulation with
+// CUDA", GPU Gems 3, ch. 31 (2007).
+//
+// The factor m_j/r³: AVX-512 and AVX2 refine the hardware reciprocal square root
+// (physics/inverse_cube_refined.hpp: ≤ 3.5 ulp against 3 ulp for the IEEE formula) because the
+// IEEE square root and division share one divider, which caps fp64 at about 0.7·10⁹
+// interactions/s per core. The generic variant (SSE2, no FMA unit assumed) keeps the exact
+// m / (r²·√r²) and so gives the bits of the plain scalar loop. Variants may therefore differ in
+// the last bits; within one variant results are bit-identical across thread counts.
+#include <cstddef>
+#include <type_traits>
+
+#include "direct_kernel.hpp"
+#include "orrery/core/compensated_sum.hpp"
+#include "orrery/core/simd.hpp"
+#include "orrery/physics/inverse_cube_refined.hpp"
+
+#ifndef ORRERY_CPU_KERNEL
+#error "compile with -DORRERY_CPU_KERNEL=<name>"
+#endif
+
+namespace orrery::cpu::ORRERY_CPU_KERNEL {
+namespace {
+
+template <class R>
+using Lanes = stdx::native_simd<R>;
+
+// Target vectors per block: independent chains that hide the latency of the factor's dependent
+// chain, few enough that block, sources and temporaries fit the register file. Measured with
+// bench/direct_engine_bench.cpp (N = 8192, one thread): AVX-512 fp64 1 → 2.2, 2/3/4 → 2.5·10⁹
+// interactions/s (the port limit from 2 on); AVX2 1 and 2 alike, and 1 spills nothing into
+// its 16 registers; the generic variant waits on the divider either way.
+#if defined(__AVX512F__)
+constexpr int kBlocks = 2;
+#elif defined(__AVX2__)
+constexpr int kBlocks = 1;
+#else
+constexpr int kBlocks = 2;
+#endif
+
+// Sources per tile: five arrays of a tile take 40 KiB, inside a 48 KiB L1 data cache.
+template <class R>
+constexpr std::size_t kTile = 40 * 1024 / (5 * sizeof(R));
+
+ORRERY_HD std::size_t lesser(std::size_t a, std::size_t b) { return a < b ? a : b; }
+ORRERY_HD std::size_t clamp_to(std::size_t v, std::size_t lo, std::size_t hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+// m / (r²·√r²) per lane.
+template <class R>
+ORRERY_HD Lanes<R> mass_over_cube(const Lanes<R>& r2, const Lanes<R>& m) {
+  using V [[maybe_unused]] = Lanes<R>;
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<R, double>)
+    return mass_over_cube_refined<4>(r2, V(_mm512_rsqrt14_pd(static_cast<__m512d>(r2))), m);
+  else
+    return mass_over_cube_refined<2>(r2, V(_mm512_rsqrt14_ps(static_cast<__m512>(r2))), m);
+#elif defined(__AVX2__)
+  if constexpr (std::is_same_v<R, double>) {
+    // There is no fp64 estimate below AVX-512: take fp32's (|δ| ≤ 1.5·2⁻¹²) and one more term.
+    const V y0(_mm256_cvtps_pd(_mm_rsqrt_ps(_mm256_cvtpd_ps(static_cast<__m256d>(r2)))));
+    const V k = mass_over_cube_refined<5>(r2, y0, m);
+    // Outside fp32's range (r² beyond about 10^±38) the estimate is 0, ∞ or coarse, and
+    // e = 1 − r²y₀² far from its bound 3·2⁻¹² (or NaN); those lanes take the IEEE formula.
+    // Every lane with |e| ≤ 2⁻¹⁰ is accurate whatever its estimate: the series' remainder is
+    // then below 2.9·2⁻⁶⁰.
+    const __m256d e = static_cast<__m256d>(mul_add(-r2, y0 * y0, V(1)));
+    const __m256d off = _mm256_cmp_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), e),
+                                      _mm256_set1_pd(0x1p-10), _CMP_NLE_UQ);
+    if (_mm256_movemask_pd(off) != 0) [[unlikely]]
+      return V(_mm256_blendv_pd(static_cast<__m256d>(k),
+                                static_cast<__m256d>(m / (r2 * stdx::sqrt(r2))), off));
+    return k;
+  } else {
+    return mass_over_cube_refined<2>(r2, V(_mm256_rsqrt_ps(static_cast<__m256>(r2))), m);
+  }
+#else
+  return m / (r2 * sqrt(r2));
+#endif
+}
+
+template <class R>
+struct TargetBlock {
+  Lanes<R> x[kBlocks], y[kBlocks], z[kBlocks], half_eps2[kBlocks];
+  Lanes<R> ax[kBlocks], ay[kBlocks], az[kBlocks];
+};
+
+// Sources [jb, je) on the block whose first target is i0. SkipSelf: the range may hold a target
+// of the block itself, whose lane keeps its sum unchanged (exactly as if j = i were not there).
+template <class R, bool SkipSelf>
+ORRERY_HD void sweep(const DirectSources<R>& s, std::size_t jb, std::size_t je, std::size_t i0,
+                     TargetBlock<R>& t) {
+  using V = Lanes<R>;
+  constexpr int W = static_cast<int>(V::size());
+  for (std::size_t j = jb; j < je; ++j) {
+    const V sx(s.x[j]), sy(s.y[j]), sz(s.z[j]), sh(s.half_eps2[j]), sm(s.mass[j]);
+    ORRERY_UNROLL
+    for (int b = 0; b < kBlocks; ++b) {
+      const V dx = sx - t.x[b], dy = sy - t.y[b], dz = sz - t.z[b];
+      const V r2 = mul_add(dz, dz, mul_add(dy, dy, mul_add(dx, dx, t.half_eps2[b] + sh)));
+      const V k = mass_over_cube<R>(r2, sm);
+      if constexpr (SkipSelf) {
+        // Lane l of vector b holds target i0 + b·W + l; j − i0 < kBlocks·W here, exact in R.
+        const V lane([b](auto l) { return static_cast<R>(b * W + static_cast<int>(l)); });
+        const auto other = lane != V(static_cast<R>(j - i0));
+        stdx::where(other, t.ax[b]) = mul_add(k, dx, t.ax[b]);
+        stdx::where(other, t.ay[b]) = mul_add(k, dy, t.ay[b]);
+        stdx::where(other, t.az[b]) = mul_add(k, dz, t.az[b]);
+      } else {
+        t.ax[b] = mul_add(k, dx, t.ax[b]);
+        t.ay[b] = mul_add(k, dy, t.ay[b]);
+        t.az[b] = mul_add(k, dz, t.az[b]);
+      }
+    }
+  }
+}
+
+// One block of kBlocks·W targets (tx..th) against source tile [tb, te); the sums so far are in
+// ax..az (ignored on the first tile) and go back there, times g after the last tile.
+template <class R>
+void accumulate_block(const DirectSources<R>& s, R g, std::size_t i0, const R* tx, const R* ty,
+                      const R* tz, const R* th, R* ax, R* ay, R* az, std::size_t tb,
+                      std::size_t te, bool first, bool last) {
+  using V = Lanes<R>;
+  constexpr std::size_t W = V::size();
+  TargetBlock<R> t;
+  ORRERY_UNROLL
+  for (int b = 0; b < kBlocks; ++b) {
+    const std::size_t o = b * W;
+    t.x[b].copy_from(tx + o, stdx::element_aligned);
+    t.y[b].copy_from(ty + o, stdx::element_aligned);
+    t.z[b].copy_from(tz + o, stdx::element_aligned);
+    t.half_eps2[b].copy_from(th + o, stdx::element_aligned);
+    if (first) {
+      t.ax[b] = t.ay[b] = t.az[b] = V(R(0));
+    } else {
+      t.ax[b].copy_from(ax + o, stdx::element_aligned);
+      t.ay[b].copy_from(ay + o, stdx::element_aligned);
+      t.az[b].copy_from(az + o, stdx::element_aligned);
+    }
+  }
+  // Only sources [i0, i0 + kBlocks·W) can be a target of this block.
+  const std::size_t self_begin = clamp_to(i0, tb, te);
+  const std::size_t self_end = clamp_to(i0 + kBlocks * W, tb, te);
+  sweep<R, false>(s, tb, self_begin, i0, t);
+  sweep<R, true>(s, self_begin, self_end, i0, t);
+  sweep<R, false>(s, self_end, te, i0, t);
+  ORRERY_UNROLL
+  for (int b = 0; b < kBlocks; ++b) {
+    const std::size_t o = b * W;
+    if (last) {
+      t.ax[b] = V(g) * t.ax[b];
+      t.ay[b] = V(g) * t.ay[b];
+      t.az[b] = V(g) * t.az[b];
+    }
+    t.ax[b].copy_to(ax + o, stdx::element_aligned);
+    t.ay[b].copy_to(ay + o, stdx::element_aligned);
+    t.az[b].copy_to(az + o, stdx::element_aligned);
+  }
+}
+
+template <class R>
+void accelerations(const DirectSources<R>& s, R g, std::size_t begin, std::size_t end, R* ax,
+                   R* ay, R* az) {
+  constexpr std::size_t BW = kBlocks * Lanes<R>::size();
+  const std::size_t full_end = begin + (end - begin) / BW * BW;
+  const std::size_t tail = end - full_end;
+  // The last, partial block works on a padded copy (padding repeats the last target; its lanes
+  // are never stored).
+  alignas(64) R tail_targets[4][BW];
+  alignas(64) R tail_acc[3][BW];
+  for (std::size_t l = 0; tail > 0 && l < BW; ++l) {
+    const std::size_t i = full_end + (l < tail ? l : tail - 1);
+    tail_targets[0][l] = s.x[i];
+    tail_targets[1][l] = s.y[i];
+    tail_targets[2][l] = s.z[i];
+    tail_targets[3][l] = s.half_eps2[i];
+  }
+  for (std::size_t tb = 0; tb < s.n; tb += kTile<R>) {
+    const std::size_t te = lesser(s.n, tb + kTile<R>);
+    const bool first = tb == 0, last = te == s.n;
+    for (std::size_t i0 = begin; i0 < full_end; i0 += BW)
+      accumulate_block(s, g, i0, s.x + i0, s.y + i0, s.z + i0, s.half_eps2 + i0, ax + i0,
+                       ay + i0, az + i0, tb, te, first, last);
+    if (tail > 0)
+      accumulate_block(s, g, full_end, tail_targets[0], tail_targets[1], tail_targets[2],
+                       tail_targets[3], tail_acc[0], tail_acc[1], tail_acc[2], tb, te, first,
+                       last);
+  }
+  for (std::size_t l = 0; l < tail; ++l) {
+    ax[full_end + l] = tail_acc[0][l];
+    ay[full_end + l] = tail_acc[1][l];
+    az[full_end + l] = tail_acc[2][l];
+  }
+}
+
+// Row i of the potential energy: sources j > i in aligned vectors (lanes outside (i, n) add 0),
+// each lane summed with TwoSum (Knuth; exact error term, no branch), the lanes then added in
+// order. Every term is the correctly rounded m_i m_j / √r², the same on every variant.
+template <class R>
+void potential_rows(const DirectSources<R>& s, std::size_t begin, std::size_t end,
+                    double* rows) {
+  using V = Lanes<R>;
+  constexpr std::size_t W = V::size();
+  const std::size_t n = s.n;
+  const std::size_t full = n / W * W;
+  // The last partial vector of sources, padded with the last source (masked off).
+  alignas(64) R pad[5][W];
+  for (std::size_t l = 0; full < n && l < W; ++l) {
+    const std::size_t j = full + l < n ? full + l : n - 1;
+    pad[0][l] = s.x[j];
+    pad[1][l] = s.y[j];
+    pad[2][l] = s.z[j];
+    pad[3][l] = s.half_eps2[j];
+    pad[4][l] = s.mass[j];
+  }
+  const V lane([](auto l) { return static_cast<R>(static_cast<int>(l)); });
+  for (std::size_t i = begin; i < end; ++i) {
+    const V xi(s.x[i]), yi(s.y[i]), zi(s.z[i]), hi(s.half_eps2[i]), mi(s.mass[i]);
+    V sum(R(0)), carry(R(0));
+    const std::size_t j0 = (i + 1) / W * W;
+    for (std::size_t j = j0; j < n; j += W) {
+      V x, y, z, h, m;
+      if (j < full) {
+        x.copy_from(s.x + j, stdx::element_aligned);
+        y.copy_from(s.y + j, stdx::element_aligned);
+        z.copy_from(s.z + j, stdx::element_aligned);
+        h.copy_from(s.half_eps2 + j, stdx::element_aligned);
+        m.copy_from(s.mass + j, stdx::element_aligned);
+      } else {
+        x.copy_from(pad[0], stdx::vector_aligned);
+        y.copy_from(pad[1], stdx::vector_aligned);
+        z.copy_from(pad[2], stdx::vector_aligned);
+        h.copy_from(pad[3], stdx::vector_aligned);
+        m.copy_from(pad[4], stdx::vector_aligned);
+      }
+      const V dx = x - xi, dy = y - yi, dz = z - zi;
+      const V r2 = mul_add(dz, dz, mul_add(dy, dy, mul_add(dx, dx, hi + h)));
+      V term = mi * m / sqrt(r2);
+      // Lane l is source j + l: it counts when i < j + l < n (small integers, exact in R).
+      const R after = j > i ? R(-1) : static_cast<R>(i - j);
+      const R before = static_cast<R>(lesser(n - j, W));
+      stdx::where(!(lane > V(after) && lane < V(before)), term) = V(R(0));
+      const V t = sum + term;
+      const V bp = t - sum;
+      carry += (sum - (t - bp)) + (term - bp);
+      sum = t;
+    }
+    CompensatedSum<R> row;
+    for (std::size_t l = 0; l < W; ++l) row.add(sum[l]);
+    for (std::size_t l = 0; l < W; ++l) row.add(carry[l]);
+    rows[i] = static_cast<double>(row.value());
+  }
+}
+
+}  // namespace
+
+extern const DirectKernelOps direct_kernel_ops;
+const DirectKernelOps direct_kernel_ops{
+    kBlocks * Lanes<double>::size(), kBlocks * Lanes<float>::size(),
+    accelerations<double>,           accelerations<float>,
+    potential_rows<double>,          potential_rows<float>,
+};
+
+}  // namespace orrery::cpu::ORRERY_CPU_KERNEL

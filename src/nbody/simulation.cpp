@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "orrery/nbody/simulation.hpp"
+
+#include <cmath>
+
+#include "orrery/core/float128.hpp"
+
+namespace orrery {
+
+namespace {
+
+template <class Real>
+void to_layout(const std::vector<Real>& a, const std::vector<Real>& b, const std::vector<Real>& c,
+               std::vector<Real>& out) {
+  const std::size_t n = a.size();
+  out.resize(3 * n);
+  std::copy(a.begin(), a.end(), out.begin());
+  std::copy(b.begin(), b.end(), out.begin() + static_cast<std::ptrdiff_t>(n));
+  std::copy(c.begin(), c.end(), out.begin() + static_cast<std::ptrdiff_t>(2 * n));
+}
+
+template <class Real>
+bool finite(Real x) {
+  return x == x && x - x == Real(0);  // NaN fails the first, ±∞ the second; works for float128
+}
+
+}  // namespace
+
+template <class Real>
+Simulation<Real>::Simulation(Particles<Real> particles, std::unique_ptr<ForceEngine<Real>> engine,
+                             std::unique_ptr<ArrayStepper<Real>> stepper, SimClock clock)
+    : particles_(std::move(particles)),
+      engine_(std::move(engine)),
+      stepper_(std::move(stepper)),
+      clock_(clock) {
+  const std::size_t n = particles_.size();
+  engine_->set_bodies(particles_.mass, particles_.softening);
+  x_ = engine_->allocate(3 * n);
+  v_ = engine_->allocate(3 * n);
+  to_layout(particles_.x, particles_.y, particles_.z, scratch_);
+  engine_->copy_to_device(scratch_, x_);
+  to_layout(particles_.vx, particles_.vy, particles_.vz, scratch_);
+  engine_->copy_to_device(scratch_, v_);
+  stepper_->reset();
+}
+
+template <class Real>
+void Simulation<Real>::step() {
+  stepper_->step(*engine_, x_, v_, static_cast<Real>(clock_.dt));
+  ++clock_.since_base;
+  ++clock_.steps;
+  host_current_ = false;
+}
+
+template <class Real>
+void Simulation<Real>::step_to(double time) {
+  const double h = time - clock_.time();
+  stepper_->step(*engine_, x_, v_, static_cast<Real>(h));
+  clock_.base = time;
+  clock_.since_base = 0;
+  ++clock_.steps;
+  host_current_ = false;
+}
+
+template <class Real>
+void Simulation<Real>::download() {
+  if (host_current_) return;
+  const std::size_t n = particles_.size();
+  scratch_.resize(3 * n);
+  auto split = [&](std::vector<Real>& a, std::vector<Real>& b, std::vector<Real>& c) {
+    std::copy(scratch_.begin(), scratch_.begin() + n, a.begin());
+    std::copy(scratch_.begin() + n, scratch_.begin() + 2 * n, b.begin());
+    std::copy(scratch_.begin() + 2 * n, scratch_.end(), c.begin());
+  };
+  engine_->copy_to_host(x_, scratch_);
+  split(particles_.x, particles_.y, particles_.z);
+  engine_->copy_to_host(v_, scratch_);
+  split(particles_.vx, particles_.vy, particles_.vz);
+  host_current_ = true;
+}
+
+template <class Real>
+const Particles<Real>& Simulation<Real>::particles() {
+  download();
+  return particles_;
+}
+
+template <class Real>
+Diagnostics Simulation<Real>::diagnostics() {
+  download();
+  return diagnostics_of(particles_, engine_->potential_energy(x_), clock_.time());
+}
+
+template <class Real>
+std::optional<NonFinite> Simulation<Real>::first_nonfinite() {
+  download();
+  const auto& p = particles_;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    for (const Real* c : {&p.x[i], &p.y[i], &p.z[i]})
+      if (!finite(*c)) return NonFinite{i, p.id[i], "position", static_cast<double>(*c)};
+    for (const Real* c : {&p.vx[i], &p.vy[i], &p.vz[i]})
+      if (!finite(*c)) return NonFinite{i, p.id[i], "velocity", static_cast<double>(*c)};
+  }
+  return std::nullopt;
+}
+
+template class Simulation<float>;
+template class Simulation<double>;
+template class Simulation<float128>;
+
+}  // namespace orrery

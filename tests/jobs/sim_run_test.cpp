@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+// `orrery sim`'s run loop: snapshots, checkpoints, bit-identical resume, landing on t_end, and a
+// state that turns non-finite.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "orrery/core/error.hpp"
+#include "orrery/io/hdf5_file.hpp"
+#include "orrery/io/run_file.hpp"
+#include "orrery/jobs/sim_job.hpp"
+#include "temp_dir.hpp"
+
+namespace orrery {
+namespace {
+
+SimJob small_plummer(const std::filesystem::path& out, const std::string& integrator,
+                     SimPrecision precision) {
+  SimJob job;
+  job.scene = "plummer";
+  job.scene_settings = {{"n", ParamValue{std::int64_t{48}}}, {"seed", ParamValue{std::int64_t{7}}}};
+  job.integrator = integrator;
+  job.precision = precision;
+  job.dt = 1.0 / 64;
+  job.t_end = 1.3;  // not a whole number of steps: the last step is shortened
+  job.every = 10;
+  job.checkpoint_every = 10;
+  job.threads = 2;
+  job.out = out.string();
+  return job;
+}
+
+// Every dataset and attribute of every snapshot, as raw bytes.
+std::vector<std::vector<std::uint8_t>> snapshot_bytes(const std::filesystem::path& path) {
+  std::vector<std::vector<std::uint8_t>> all;
+  h5::Handle f = h5::open_file(path.string());
+  h5::Handle snaps = h5::open_group(f.id(), "snapshots");
+  for (const auto& name : h5::child_names(snaps.id())) {
+    h5::Handle g = h5::open_group(snaps.id(), name);
+    for (const char* d : {"position", "velocity", "mass", "id"}) {
+      auto v = h5::read_dataset<double>(g.id(), d);
+      std::vector<std::uint8_t> b(v.size() * sizeof(double));
+      std::memcpy(b.data(), v.data(), b.size());
+      all.push_back(b);
+    }
+    for (const char* a : {"time", "energy", "drift_energy"}) {
+      const double x = h5::read_attribute(g.id(), a).reals.at(0);
+      std::vector<std::uint8_t> b(sizeof x);
+      std::memcpy(b.data(), &x, sizeof x);
+      all.push_back(b);
+    }
+  }
+  return all;
+}
+
+TEST(SimRun, WritesSnapshotsWithTheDocumentedLayoutAndLandsOnTEnd) {
+  test::TempDir dir;
+  const auto job = small_plummer(dir / "run.h5", "leapfrog", SimPrecision::fp64);
+  const SimOutcome o = run_simulation(job);
+  EXPECT_DOUBLE_EQ(o.time, 1.3);
+  EXPECT_EQ(o.steps, 84);  // 83 steps of 1/64 and a shortened one
+  h5::Handle f = h5::open_file((dir / "run.h5").string());
+  EXPECT_EQ(h5::read_attribute(f.id(), "integrator").text, "leapfrog");
+  EXPECT_EQ(h5::read_attribute(f.id(), "scene.n").integer, 48);
+  h5::Handle snaps = h5::open_group(f.id(), "snapshots");
+  const auto names = h5::child_names(snaps.id());
+  ASSERT_EQ(names.size(), 10u);  // t = 0, every 10 steps to 80, and the landing at 1.3
+  EXPECT_EQ(names.front(), "000000");
+  h5::Handle last = h5::open_group(snaps.id(), names.back());
+  EXPECT_EQ(h5::read_attribute(last.id(), "time").reals.at(0), 1.3);
+  std::vector<hsize_t> dims;
+  h5::read_dataset<double>(last.id(), "position", &dims);
+  EXPECT_EQ(dims, (std::vector<hsize_t>{48, 3}));
+  h5::read_dataset<double>(last.id(), "velocity", &dims);
+  EXPECT_EQ(dims, (std::vector<hsize_t>{48, 3}));
+  EXPECT_EQ(h5::read_dataset<std::uint64_t>(last.id(), "id").size(), 48u);
+  for (const char* a : {"time", "energy", "energy_kinetic", "energy_potential", "momentum",
+                        "angular_momentum"})
+    EXPECT_TRUE(h5::has_attribute(last.id(), a)) << a;
+  EXPECT_EQ(h5::read_attribute(last.id(), "momentum").reals.size(), 3u);
+}
+
+class SimResume
+    : public ::testing::TestWithParam<std::tuple<std::string, SimPrecision, std::int64_t>> {};
+
+TEST_P(SimResume, IsBitIdenticalToAnUninterruptedRun) {
+  const auto& [integrator, precision, stop_after] = GetParam();
+  test::TempDir dir;
+  run_simulation(small_plummer(dir / "whole.h5", integrator, precision));
+
+  SimJob first = small_plummer(dir / "split.h5", integrator, precision);
+  first.stop_after = stop_after;
+  const SimOutcome part = run_simulation(first);
+  ASSERT_TRUE(part.stopped_early);
+  SimJob rest;
+  rest.resume = true;
+  rest.out = (dir / "split.h5").string();
+  rest.t_end = 1.3;
+  rest.every = 10;
+  rest.checkpoint_every = 10;
+  const SimOutcome done = run_simulation(rest);
+  EXPECT_DOUBLE_EQ(done.time, 1.3);
+
+  const auto whole = snapshot_bytes(dir / "whole.h5");
+  const auto split = snapshot_bytes(dir / "split.h5");
+  ASSERT_EQ(whole.size(), split.size());
+  for (std::size_t i = 0; i < whole.size(); ++i) ASSERT_EQ(whole[i], split[i]) << "item " << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Integrators, SimResume,
+    ::testing::Values(std::tuple{std::string("leapfrog"), SimPrecision::fp64, std::int64_t{37}},
+                      std::tuple{std::string("rk4"), SimPrecision::fp64, std::int64_t{20}},
+                      std::tuple{std::string("yoshida4"), SimPrecision::fp32, std::int64_t{41}},
+                      std::tuple{std::string("leapfrog"), SimPrecision::fp128, std::int64_t{13}}));
+
+TEST(SimRun, ResumeAfterAKillStartsFromTheLastCheckpoint) {
+  // A run stopped between checkpoints (as by a kill) has snapshots newer than its checkpoint;
+  // they are recomputed, and the result equals the uninterrupted run.
+  test::TempDir dir;
+  run_simulation(small_plummer(dir / "whole.h5", "leapfrog", SimPrecision::fp64));
+  SimJob first = small_plummer(dir / "split.h5", "leapfrog", SimPrecision::fp64);
+  first.checkpoint_every = 30;  // checkpoints at 30, 60; snapshots every 10
+  first.stop_after = 50;        // stops with a checkpoint at 50 ...
+  run_simulation(first);
+  {  // ... which the "kill" loses: only the older checkpoint (step 30) survives.
+    RunFile f(dir / "split.h5");
+    h5::Handle cps = h5::open_group(f.root(), "checkpoints");
+    for (const char* s : {"a", "b"}) {
+      h5::Handle g = h5::open_group(cps.id(), s);
+      if (h5::read_attribute(g.id(), "steps").integer == 50) {
+        g = h5::Handle();
+        h5::remove(cps.id(), s);
+      }
+    }
+  }
+  SimJob rest;
+  rest.resume = true;
+  rest.out = (dir / "split.h5").string();
+  rest.every = 10;
+  rest.checkpoint_every = 30;
+  run_simulation(rest);
+  EXPECT_EQ(snapshot_bytes(dir / "whole.h5"), snapshot_bytes(dir / "split.h5"));
+}
+
+TEST(SimRun, ANonFiniteStateStopsNamingStepTimeAndParticle) {
+  test::TempDir dir;
+  // Two bodies at one point with no softening: the first force is infinite.
+  test::write_text(dir / "p.csv", "m,x,y,z,vx,vy,vz\n1,0,0,0,0,0,0\n1,0,0,0,0,0,0\n1,5,0,0,0,1,0\n");
+  SimJob job;
+  job.input = (dir / "p.csv").string();
+  job.dt = 0.01;
+  job.t_end = 1;
+  job.out = (dir / "run.h5").string();
+  try {
+    run_simulation(job);
+    FAIL() << "a non-finite state was not reported";
+  } catch (const RunError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("step 1 "), std::string::npos) << m;
+    EXPECT_NE(m.find("t = 0.01"), std::string::npos) << m;
+    EXPECT_NE(m.find("particle 0 (id 0)"), std::string::npos) << m;
+    EXPECT_NE(m.find("/snapshots/000000"), std::string::npos) << m;
+  }
+  RunFile f(dir / "run.h5");
+  EXPECT_EQ(f.snapshots(), (std::vector<std::int64_t>{0}));
+}
+
+TEST(SimRun, RefusesBadInputBeforeMakingAFile) {
+  test::TempDir dir;
+  auto refused = [&](SimJob job, const std::string& names) {
+    job.out = (dir / "run.h5").string();
+    try {
+      run_simulation(job);
+      ADD_FAILURE() << "accepted: " << names;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(names), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir / "run.h5")) << names;
+  };
+  SimJob base;
+  base.scene = "kepler";
+  { SimJob j = base; j.scene = "galaxy"; refused(j, "one of: two-galaxies"); }
+  { SimJob j = base; j.engine = "tree"; refused(j, "one of: direct"); }
+  { SimJob j = base; j.integrator = "rk45"; refused(j, "one of: euler"); }
+  { SimJob j = base; j.dt = -1; refused(j, "--dt"); }
+  { SimJob j = base; j.dt = std::nan(""); refused(j, "--dt"); }
+  { SimJob j = base; j.t_end = -2; refused(j, "--t-end"); }
+  { SimJob j = base; j.scene = "plummer"; j.scene_settings = {{"n", ParamValue{std::int64_t{1}}}}; refused(j, "n"); }
+  { SimJob j = base; j.scene = ""; refused(j, "--scene/--input"); }
+  {
+    test::write_text(dir / "neg.csv", "m,x,y,z,vx,vy,vz\n1,0,0,0,0,0,0\n-1,1,0,0,0,0,0\n");
+    SimJob j = base;
+    j.scene = "";
+    j.input = (dir / "neg.csv").string();
+    refused(j, "neg.csv");
+  }
+}
+
+TEST(SimRun, ResumeRefusesAnotherRunOrVersion) {
+  test::TempDir dir;
+  SimJob job = small_plummer(dir / "run.h5", "leapfrog", SimPrecision::fp64);
+  job.stop_after = 5;
+  run_simulation(job);
+  SimJob other;
+  other.resume = true;
+  other.out = (dir / "run.h5").string();
+  other.scene = "kepler";
+  other.given = {"scene"};
+  EXPECT_THROW(run_simulation(other), ParameterError);
+  {
+    RunFile f(dir / "run.h5");
+    h5::write_attribute(f.root(), "orrery_version", std::string("0.0.1"));
+  }
+  SimJob resume;
+  resume.resume = true;
+  resume.out = (dir / "run.h5").string();
+  try {
+    run_simulation(resume);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("0.0.1"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace orrery
