@@ -18,68 +18,11 @@
 #include "orrery/io/run_file.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/scenes/scene_registry.hpp"
+#include "jobs/sim_settings.hpp"
 
 namespace orrery {
 
 namespace {
-
-using J = SimJob;
-
-std::vector<ParamField<J>> make_fields() {
-  std::vector<ParamField<J>> f;
-  {
-    auto s = text_field("scene", "initial conditions by name (orrery sim --list)", &J::scene);
-    s.kind = ParamKind::Choice;
-    s.choices = scene_names();
-    f.push_back(std::move(s));
-  }
-  f.push_back(text_field("input", "initial conditions from a particle file (CSV or HDF5)",
-                         &J::input));
-  {
-    auto e = text_field("engine", "force engine", &J::engine);
-    e.kind = ParamKind::Choice;
-    e.choices = force_engine_names();
-    f.push_back(std::move(e));
-  }
-  {
-    auto i = text_field("integrator", "time integrator (orrery sim --list)", &J::integrator);
-    i.kind = ParamKind::Choice;
-    i.choices = integrator_names();
-    f.push_back(std::move(i));
-  }
-  f.push_back(real_field("dt", "time step (default: the scene's)", &J::dt, RealRule::Positive));
-  f.push_back(real_field("t-end", "end time; the last step is shortened to land on it (default: "
-                                  "the scene's)",
-                         &J::t_end, RealRule::Finite));
-  f.push_back(integer_field("every", "steps between snapshots (default: about 100 per run)",
-                            &J::every, 1, std::numeric_limits<std::int64_t>::max()));
-  f.push_back(integer_field("checkpoint-every",
-                            "steps between checkpoints (default: at every snapshot)",
-                            &J::checkpoint_every, 1, std::numeric_limits<std::int64_t>::max()));
-  f.push_back(choice_field("precision", "floating-point type of the state and the arithmetic",
-                           &J::precision, {"fp32", "fp64", "fp128"}));
-  f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
-  f.push_back(text_field("out", "run file: snapshots, checkpoints and parameters", &J::out));
-  f.push_back(flag_field("resume", "continue the run stored in --out from its last checkpoint",
-                         &J::resume));
-  f.push_back(integer_field("stop-after",
-                            "stop after this many steps, with a checkpoint (--resume goes on)",
-                            &J::stop_after, 1, std::numeric_limits<std::int64_t>::max()));
-  return f;
-}
-
-// Parameters that define the run and are stored in its file.
-const char* kStored[] = {"scene", "input", "engine", "integrator", "dt", "precision"};
-// Settings stored too, which a resumed run keeps unless given again.
-bool is_resumed_setting(const std::string& name) {
-  return name == "t-end" || name == "every" || name == "checkpoint-every";
-}
-
-std::string where_nonfinite(const NonFinite& bad, const SimClock& clock) {
-  return fmt::format("the state became non-finite at step {} (t = {}): particle {} (id {}) has "
-                     "{} component {}",
-                     clock.steps, clock.time(), bad.particle, bad.id, bad.what, bad.value);
-}
 
 struct Plan {
   InitialConditions ic;  // for a new run
@@ -96,7 +39,7 @@ void describe_run(hid_t root, const SimJob& job, const Plan& plan) {
   stored.every = plan.every;
   stored.checkpoint_every = plan.checkpoint_every;
   for (const auto& f : sim_job_fields())
-    if (is_stored_sim_field(f.name) || is_resumed_setting(f.name))
+    if (is_stored_sim_field(f.name) || is_resumed_sim_setting(f.name))
       write_param_attribute(root, f.name, f.get(stored));
   for (const auto& [name, value] : plan.ic.parameters)
     write_param_attribute(root, "scene." + name, value);
@@ -110,74 +53,6 @@ void describe_run(hid_t root, const SimJob& job, const Plan& plan) {
   h5::write_attribute(root, "git_hash", git_hash());
 }
 
-template <class Real>
-SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& initial,
-                    std::int64_t next_snapshot, double t_end, std::int64_t every,
-                    std::int64_t checkpoint_every, std::int64_t stop_after,
-                    const SimObserver& observer) {
-  const double dt = sim.clock().dt;
-  // Regular steps while they do not pass t_end (within a rounding of t_end itself), then one
-  // shortened step onto it.
-  const double slack = 1e-12 * std::max(std::abs(t_end), dt);
-  auto regular_left = [&] { return sim.clock().time() + dt <= t_end + slack; };
-  const double remaining = t_end - sim.clock().time();
-  const auto regular = static_cast<std::int64_t>(std::floor((remaining + slack) / dt));
-  const std::int64_t planned =
-      regular + (remaining - static_cast<double>(regular) * dt > slack ? 1 : 0);
-  const std::int64_t start_steps = sim.clock().steps;
-  const auto t0 = std::chrono::steady_clock::now();
-
-  auto snapshot = [&]() {
-    const Diagnostics now = sim.diagnostics();
-    const Drift drift = drift_since(initial, now);
-    file.write_snapshot(next_snapshot, sim.particles(), sim.clock(), now, drift);
-    if (observer.snapshot) observer.snapshot(next_snapshot, now, drift);
-    ++next_snapshot;
-  };
-  auto checkpoint = [&]() {
-    file.write_checkpoint(Checkpoint<Real>{sim.particles(), sim.clock(), next_snapshot});
-  };
-
-  SimOutcome outcome;
-  bool landed = false;
-  while (!landed) {
-    if (regular_left()) {
-      sim.step();
-    } else if (t_end - sim.clock().time() > slack) {
-      sim.step_to(t_end);
-      landed = true;
-    } else {
-      break;
-    }
-    if (auto bad = sim.first_nonfinite()) {
-      std::string last = "none";
-      const auto kept = file.snapshots();
-      if (!kept.empty()) last = "/snapshots/" + snapshot_name(kept.back());
-      throw RunError(fmt::format("{}; stopped, the last good snapshot is {}",
-                                 where_nonfinite(*bad, sim.clock()), last));
-    }
-    const std::int64_t s = sim.clock().steps;
-    ++outcome.steps;
-    if (!regular_left() && t_end - sim.clock().time() <= slack) landed = true;
-    if (s % every == 0 || landed) snapshot();
-    const bool stopping = stop_after > 0 && outcome.steps >= stop_after && !landed;
-    if (s % checkpoint_every == 0 || landed || stopping) checkpoint();
-    if (observer.progress) {
-      SimProgress p;
-      p.steps_done = s - start_steps;
-      p.steps_total = planned;
-      p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      observer.progress(p);
-    }
-    if (stopping) {
-      outcome.stopped_early = true;
-      break;
-    }
-  }
-  outcome.time = sim.clock().time();
-  outcome.snapshots = static_cast<std::int64_t>(file.snapshots().size());
-  return outcome;
-}
 
 template <class Real>
 SimOutcome start(const SimJob& job, const Plan& plan, const SimObserver& observer) {
@@ -237,17 +112,6 @@ std::int64_t default_every(double span, double dt) {
 }
 
 }  // namespace
-
-const std::vector<ParamField<SimJob>>& sim_job_fields() {
-  static const auto fields = make_fields();
-  return fields;
-}
-
-bool is_stored_sim_field(const std::string& name) {
-  for (const char* s : kStored)
-    if (name == s) return true;
-  return false;
-}
 
 SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
   const SimJob& job = given;

@@ -179,13 +179,13 @@ struct DeviceFeed {
   }
   // Ready for a run with parking: `capacity` empty slots of states of `word_bytes` words, and
   // the live cap.
-  TwinParking reset_parking(std::size_t capacity, int word_bytes, unsigned long long live_cap) {
+  TwinParking reset_parking(std::size_t capacity, int parked_bytes, unsigned long long live_cap) {
     const std::string where = describe(device);
     TwinParking q;
     q.capacity = capacity;
     q.counters = park_counters.reserve(9);
     q.tag = park_tag.reserve(capacity);
-    q.state = park_state.reserve(capacity * kTwinWords * word_bytes);
+    q.state = park_state.reserve(capacity * parked_bytes);
     q.steps = park_steps.reserve(capacity);
     q.item = park_item.reserve(capacity);
     ORRERY_CUDA_CHECK(cudaMemsetAsync(q.counters, 0, 9 * sizeof(unsigned long long), stream),
@@ -216,11 +216,11 @@ struct DeviceFeed {
     return claimed_seen.get()[1];
   }
   // The launch shape that fills the device with the kernel for these options.
-  TwinLaunch shape(Precision precision, int body, bool exact) {
-    const int key = (static_cast<int>(precision) * 2 + exact) * 3 + body;
+  TwinLaunch shape(const DivergenceSetup& setup, Precision precision, bool exact) {
+    const int key = ((setup.integrator * 3 + static_cast<int>(precision)) * 2 + exact) * 3 + setup.body;
     auto it = shapes.find(key);
     if (it == shapes.end())
-      it = shapes.emplace(key, twin_launch_shape(precision, body, exact, device)).first;
+      it = shapes.emplace(key, twin_launch_shape(setup, precision, exact, device)).first;
     return it->second;
   }
   void close() { std::atomic_ref<int>(flags.get()[0]).store(1, std::memory_order_release); }
@@ -407,7 +407,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       auto& made = buffers.feeds.at(d);
       if (!made) made = std::make_unique<DeviceFeed>(d);
       feed = made.get();
-      TwinLaunch shape = feed->shape(options.precision, setup.body, options.exact_gpu);
+      TwinLaunch shape = feed->shape(setup, options.precision, options.exact_gpu);
       if (options.gpu_blocks > 0) shape.blocks = options.gpu_blocks;
       const std::uint64_t threads = std::uint64_t(shape.blocks) * shape.threads_per_block;
       threads_all += threads;
@@ -439,7 +439,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
         // it is written again.
         const std::uint64_t most = std::max({first_cap, final_cap, threads});
         parking = feed->reset_parking(next_power_of_two(2 * (most + threads)),
-                                      twin_state_word_bytes(options.precision), first_cap);
+                                      twin_parked_bytes(setup, options.precision), first_cap);
         parking.segment = static_cast<unsigned>(options.gpu_segment);
         parking.catch_up = options.gpu_catch_up;
       }

@@ -84,7 +84,7 @@ constexpr int kSparseWarp = 16;
 template <class T>
 using DeviceAtomic = ::cuda::atomic_ref<T, ::cuda::thread_scope_device>;
 
-// Visits the kTwinWords words of a twin pair's state with their index.
+// Visits the words of a twin pair's state with their index.
 template <class R, class F>
 __device__ void for_each_word(TwinState<R>& st, F&& f) {
   int w = 0;
@@ -381,12 +381,15 @@ KernelFn pick(Precision precision, int body, bool exact) {
 
 }  // namespace
 
-int twin_state_word_bytes(Precision precision) {
-  return precision == Precision::fp32 ? static_cast<int>(sizeof(float))
-                                      : static_cast<int>(sizeof(double));
+int twin_parked_bytes(const DivergenceSetup&, Precision precision) {
+  constexpr int words = 2 * kMapBodies * 2 * 3;  // two systems: positions and velocities
+  return words * (precision == Precision::fp32 ? static_cast<int>(sizeof(float))
+                                               : static_cast<int>(sizeof(double)));
 }
 
-TwinLaunch twin_launch_shape(Precision precision, int body, bool exact, int device) {
+TwinLaunch twin_launch_shape(const DivergenceSetup& setup, Precision precision, bool exact,
+                             int device) {
+  const int body = setup.body;
   int sms = 0, per_sm = 0;
   const std::string where = "device " + std::to_string(device);
   ORRERY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), where);

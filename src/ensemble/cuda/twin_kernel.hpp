@@ -32,7 +32,7 @@ namespace orrery::cuda {
 struct TwinParking {
   unsigned long long* counters = nullptr;  // [9], zeroed before the launch but [6]
   unsigned long long* tag = nullptr;       // [capacity], zeroed before the launch
-  void* state = nullptr;                   // [kTwinWords][capacity] of the precision's Real
+  void* state = nullptr;                   // [words][capacity] of the precision's Real
   std::int32_t* steps = nullptr;           // [capacity]
   std::uint32_t* item = nullptr;           // [capacity]
   unsigned long long capacity = 0;
@@ -52,8 +52,6 @@ inline constexpr const char* kTwinStatNames[kTwinStats] = {
     "segment_ends", "cycles_at_ends", "cycles_new", "cycles_take", "cycles_park",
     "ring_waits",   "warps_left",     "unpark_waits", "park_waits"};
 
-// Words of one parked twin pair: two systems of three bodies, position and velocity.
-inline constexpr int kTwinWords = 2 * 3 * 2 * 3;
 
 struct TwinFeed {
   const std::uint64_t* ring = nullptr;     // mapped pinned host memory, `capacity` entries
@@ -72,12 +70,14 @@ struct TwinLaunch {
   int threads_per_block = 0;
 };
 
-// Bytes of one parked state word: the precision's Real.
-int twin_state_word_bytes(Precision precision);
+// Bytes of one parked trajectory: the twin pair's state words (and its integrator's) in the
+// precision's Real.
+int twin_parked_bytes(const DivergenceSetup& setup, Precision precision);
 
 // The launch shape that fills the device: every resident thread works through pixels until the
 // feed closes.
-TwinLaunch twin_launch_shape(Precision precision, int body, bool exact, int device);
+TwinLaunch twin_launch_shape(const DivergenceSetup& setup, Precision precision, bool exact,
+                             int device);
 
 // Enqueues the kernel on `stream`; checks the launch.
 void launch_twin_kernel(const DivergenceSetup& setup, Precision precision, bool exact,

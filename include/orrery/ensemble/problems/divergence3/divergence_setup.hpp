@@ -23,6 +23,7 @@ struct DivergenceSetup {
   double u_min, u_span, v_min, v_span;
   int axis_u, axis_v;  // the coordinates of the varied body that the pixel sets
   int body;            // the varied body, 0-based
+  int integrator;      // index into the map integrators (ensemble/map_integrators.hpp)
   double gm[kMapBodies];
   Vec3d x0[kMapBodies];
   Vec3d v0[kMapBodies];

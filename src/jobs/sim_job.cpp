@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// The parameters of `orrery sim`, described once (core/parameter.hpp).
+#include <limits>
+
+#include "jobs/sim_settings.hpp"
+#include "orrery/integrate/integrator_registry.hpp"
+#include "orrery/jobs/sim_job.hpp"
+#include "orrery/nbody/engines.hpp"
+#include "orrery/scenes/scene_registry.hpp"
+
+namespace orrery {
+
+namespace {
+
+using J = SimJob;
+
+std::vector<ParamField<J>> make_fields() {
+  std::vector<ParamField<J>> f;
+  {
+    auto s = text_field("scene", "initial conditions by name (orrery sim --list)", &J::scene);
+    s.kind = ParamKind::Choice;
+    s.choices = scene_names();
+    f.push_back(std::move(s));
+  }
+  f.push_back(text_field("input", "initial conditions from a particle file (CSV or HDF5)",
+                         &J::input));
+  {
+    auto e = text_field("engine", "force engine", &J::engine);
+    e.kind = ParamKind::Choice;
+    e.choices = force_engine_names();
+    f.push_back(std::move(e));
+  }
+  {
+    auto i = text_field("integrator", "time integrator (orrery sim --list)", &J::integrator);
+    i.kind = ParamKind::Choice;
+    i.choices = integrator_names();
+    f.push_back(std::move(i));
+  }
+  f.push_back(real_field("dt", "time step (default: the scene's)", &J::dt, RealRule::Positive));
+  f.push_back(real_field("t-end", "end time; the last step is shortened to land on it (default: "
+                                  "the scene's)",
+                         &J::t_end, RealRule::Finite));
+  f.push_back(integer_field("every", "steps between snapshots (default: about 100 per run)",
+                            &J::every, 1, std::numeric_limits<std::int64_t>::max()));
+  f.push_back(integer_field("checkpoint-every",
+                            "steps between checkpoints (default: at every snapshot)",
+                            &J::checkpoint_every, 1, std::numeric_limits<std::int64_t>::max()));
+  f.push_back(choice_field("precision", "floating-point type of the state and the arithmetic",
+                           &J::precision, {"fp32", "fp64", "fp128"}));
+  f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
+  f.push_back(text_field("out", "run file: snapshots, checkpoints and parameters", &J::out));
+  f.push_back(flag_field("resume", "continue the run stored in --out from its last checkpoint",
+                         &J::resume));
+  f.push_back(integer_field("stop-after",
+                            "stop after this many steps, with a checkpoint (--resume goes on)",
+                            &J::stop_after, 1, std::numeric_limits<std::int64_t>::max()));
+  return f;
+}
+
+// Parameters that define the run and are stored in its file.
+const char* kStored[] = {"scene", "input", "engine", "integrator", "dt", "precision"};
+
+
+}  // namespace
+
+bool is_resumed_sim_setting(const std::string& name) {
+  return name == "t-end" || name == "every" || name == "checkpoint-every";
+}
+
+const std::vector<ParamField<SimJob>>& sim_job_fields() {
+  static const auto fields = make_fields();
+  return fields;
+}
+
+bool is_stored_sim_field(const std::string& name) {
+  for (const char* s : kStored)
+    if (name == s) return true;
+  return false;
+}
+
+}  // namespace orrery
