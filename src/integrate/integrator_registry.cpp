@@ -16,11 +16,10 @@ namespace {
 
 template <class Table>
 IntegratorInfo info_of() {
-  if constexpr (ButcherTableau<Table>)
-    return {Table::name, Table::order, Table::description, IntegratorFamily::explicit_runge_kutta,
-            Table::stages};
+  if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
+    return {Table::name, Table::order, Table::description, Table::family, Table::stages};
   else
-    return {Table::name, Table::order, Table::description, IntegratorFamily::splitting,
+    return {Table::name, Table::order, Table::description, Table::family,
             force_evaluations_per_step<Table>()};
 }
 
@@ -35,6 +34,7 @@ std::string_view family_name(IntegratorFamily family) {
   switch (family) {
     case IntegratorFamily::explicit_runge_kutta: return "explicit Runge–Kutta";
     case IntegratorFamily::splitting: return "symplectic splitting";
+    case IntegratorFamily::multistep: return "multistep";
   }
   return "unknown";
 }
@@ -71,7 +71,7 @@ template <class Real>
 std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name) {
   std::unique_ptr<ArrayStepper<Real>> stepper;
   visit_integrator(name, [&]<class Table>() {
-    if constexpr (ButcherTableau<Table>)
+    if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
       stepper = std::make_unique<RkArrayStepper<Table, Real>>();
     else
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();

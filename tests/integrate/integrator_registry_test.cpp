@@ -70,7 +70,7 @@ TEST(IntegratorRegistry, MakesEveryArrayStepperInEveryPrecision) {
 // Consistency of every table: Σb = 1 and c_i = Σ_j a_ij; Σ drifts = Σ kicks = 1 exactly.
 template <class Table>
 void expect_consistent() {
-  if constexpr (ButcherTableau<Table>) {
+  if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta) {
     double b = 0;
     for (int i = 0; i < Table::stages; ++i) {
       b += Table::b(i);

@@ -60,7 +60,7 @@ EnergyHistory energy_history(int orbits, int steps_per_orbit, int block = kBlock
   for (int k = 0; k < orbits; ++k) {
     double block_max = 0;
     for (int i = 0; i < steps_per_orbit; ++i) {
-      if constexpr (SplittingTable<Table>)
+      if constexpr (Table::family == IntegratorFamily::splitting)
         split_step<Table>(s, a, h, gravity);
       else
         rk_step<Table>(s, h, gravity);

@@ -10,10 +10,9 @@
 #include <vector>
 
 #include "orrery/integrate/array_stepper.hpp"
+#include "orrery/integrate/integrator_family.hpp"
 
 namespace orrery {
-
-enum class IntegratorFamily { explicit_runge_kutta, splitting };
 
 // "explicit Runge–Kutta", "symplectic splitting".
 std::string_view family_name(IntegratorFamily family);

@@ -23,7 +23,7 @@ using IntegratorTables =
 // One register step of any table, by its family.
 template <class Table, class T, int N, class Accel>
 ORRERY_HD void register_step(BodyState<T, N>& s, const T& h, const Accel& accel) {
-  if constexpr (ButcherTableau<Table>)
+  if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
     rk_step<Table>(s, h, accel);
   else
     split_step<Table>(s, h, accel);

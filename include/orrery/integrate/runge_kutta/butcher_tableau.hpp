@@ -14,6 +14,7 @@
 #include <concepts>
 
 #include "orrery/core/hd.hpp"
+#include "orrery/integrate/integrator_family.hpp"
 
 namespace orrery {
 
@@ -21,6 +22,7 @@ namespace orrery {
 // v ← v + h·a(x), x ← x + h·v_old: the integrator of the published divergence maps.
 struct ExplicitEuler {
   static constexpr const char* name = "euler";
+  static constexpr IntegratorFamily family = IntegratorFamily::explicit_runge_kutta;
   static constexpr const char* description = "explicit (forward) Euler, 1 stage";
   static constexpr int order = 1;
   static constexpr int stages = 1;
@@ -39,6 +41,7 @@ struct ExplicitEuler {
 //       | 0    1
 struct Midpoint {
   static constexpr const char* name = "midpoint";
+  static constexpr IntegratorFamily family = IntegratorFamily::explicit_runge_kutta;
   static constexpr const char* description = "explicit midpoint rule (RK2), 2 stages";
   static constexpr int order = 2;
   static constexpr int stages = 2;
@@ -57,6 +60,7 @@ struct Midpoint {
 //       | 1/6  1/3  1/3  1/6
 struct ClassicRK4 {
   static constexpr const char* name = "rk4";
+  static constexpr IntegratorFamily family = IntegratorFamily::explicit_runge_kutta;
   static constexpr const char* description = "classic Runge–Kutta, 4 stages";
   static constexpr int order = 4;
   static constexpr int stages = 4;

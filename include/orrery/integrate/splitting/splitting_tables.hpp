@@ -17,6 +17,7 @@
 #include <concepts>
 
 #include "orrery/core/hd.hpp"
+#include "orrery/integrate/integrator_family.hpp"
 
 namespace orrery {
 
@@ -32,6 +33,7 @@ struct SplitOp {
 // new velocity, which makes it symplectic.
 struct SymplecticEuler {
   static constexpr const char* name = "symplectic-euler";
+  static constexpr IntegratorFamily family = IntegratorFamily::splitting;
   static constexpr const char* description = "symplectic (semi-implicit) Euler: kick, then drift";
   static constexpr int order = 1;
   static constexpr int length = 2;
@@ -43,6 +45,7 @@ struct SymplecticEuler {
 // kick, drift, half kick. The last kick's a(x) is the next step's first.
 struct LeapfrogKDK {
   static constexpr const char* name = "leapfrog";
+  static constexpr IntegratorFamily family = IntegratorFamily::splitting;
   static constexpr const char* description = "leapfrog kick-drift-kick (velocity Verlet)";
   static constexpr int order = 2;
   static constexpr int length = 3;
@@ -67,6 +70,7 @@ inline constexpr double w0 = 1.0 - 2.0 * w1;
 
 struct Yoshida4 {
   static constexpr const char* name = "yoshida4";
+  static constexpr IntegratorFamily family = IntegratorFamily::splitting;
   static constexpr const char* description = "Yoshida's 4th-order composition of three leapfrogs";
   static constexpr int order = 4;
   static constexpr int length = 7;
