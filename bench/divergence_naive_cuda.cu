@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "orrery/ensemble/problems/divergence3/twin_divergence.hpp"
+#include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
 #include "orrery/physics/precision_traits.hpp"
 
 namespace orrery::bench {
@@ -19,17 +20,17 @@ namespace {
 
 template <int Body>
 __global__ void __launch_bounds__(64, 8) naive_twin_kernel(const DivergenceSetup s, std::int32_t* counts) {
+  using Problem = TwinDivergence<ExplicitEuler, double, InverseCubeFast, Body>;
   const std::uint64_t p = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= static_cast<std::uint64_t>(s.width) * s.height) return;
-  PairwiseGravity<kMapBodies, double, InverseCubeFast> gravity;
-  for (int n = 0; n < kMapBodies; ++n) gravity.gm[n] = s.gm[n];
+  const typename Problem::Gravity gravity = Problem::gravity(s);
   const TwinStart start = twin_start<Body>(s, static_cast<std::int64_t>(p % s.width),
                                            static_cast<std::int64_t>(p / s.width));
-  TwinState<double> st{start.base, start.twin};
+  typename Problem::State st{start.base, start.twin};
   std::int64_t n = 0;
   for (; n < s.steps; ++n) {
-    if (!(twin_separation2<Body>(st) <= s.critical_distance2)) break;
-    twin_advance(st, gravity, s.dt);
+    if (!(Problem::separation2(st) <= s.critical_distance2)) break;
+    Problem::advance(st, gravity, s.dt, false);
   }
   counts[p] = static_cast<std::int32_t>(n);
 }

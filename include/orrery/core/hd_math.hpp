@@ -23,6 +23,9 @@ struct LaneMath;
 
 template <>
 struct LaneMath<double> {
+  ORRERY_HD static double select(bool take_first, double first, double second) {
+    return take_first ? first : second;
+  }
   ORRERY_HD static double mul_add(double a, double b, double c) {
 #if defined(__CUDA_ARCH__)
     return ::fma(a, b, c);
@@ -41,6 +44,9 @@ struct LaneMath<double> {
 
 template <>
 struct LaneMath<float> {
+  ORRERY_HD static float select(bool take_first, float first, float second) {
+    return take_first ? first : second;
+  }
   ORRERY_HD static float mul_add(float a, float b, float c) {
 #if defined(__CUDA_ARCH__)
     return ::fmaf(a, b, c);
@@ -69,6 +75,13 @@ ORRERY_HD T sqrt(const T& x) {
   return LaneMath<T>::sqrt(x);
 }
 
+// `first` where `take_first` holds, else `second`: a bool for a scalar lane type, a mask (one
+// choice per lane) for a SIMD one (core/simd.hpp).
+template <class T, class Mask>
+ORRERY_HD T lane_select(const Mask& take_first, const T& first, const T& second) {
+  return LaneMath<T>::select(take_first, first, second);
+}
+
 // Lane-type traits: the lane type with the lanes of `Lanes` and elements of type `Scalar`, and
 // value conversion between lane types of equal width.
 template <class Scalar, class Lanes>
@@ -77,6 +90,20 @@ struct Rebind {
 };
 template <class Scalar, class Lanes>
 using rebind_t = typename Rebind<Scalar, Lanes>::type;
+
+// The element type of a lane type (itself for a scalar), and a value rounded once to it and
+// copied to every lane.
+template <class T>
+struct LaneScalar {
+  using type = T;
+};
+template <class T>
+using lane_scalar_t = typename LaneScalar<T>::type;
+
+template <class T>
+ORRERY_HD T broadcast(double x) {
+  return T(static_cast<lane_scalar_t<T>>(x));
+}
 
 template <class To, class From>
 struct LaneConvert {

@@ -56,6 +56,18 @@ struct LaneMath<stdx::simd<T, Abi>> {
   }
 
   ORRERY_HD static V sqrt(const V& x) { return stdx::sqrt(x); }
+
+  ORRERY_HD static V select(const typename V::mask_type& take_first, const V& first,
+                            const V& second) {
+    V out = second;
+    stdx::where(take_first, out) = first;
+    return out;
+  }
+};
+
+template <class T, class Abi>
+struct LaneScalar<stdx::simd<T, Abi>> {
+  using type = T;
 };
 
 template <class Scalar, class T, class Abi>

@@ -2,19 +2,27 @@
 // The instruction-set variants of the divergence-map kernel this build compiled (CMake defines
 // ORRERY_HAVE_KERNEL_<name>); device/cpu/cpu_isa.hpp chooses among them.
 #include "device/cpu/cpu_isa.hpp"
-#include "twin_task_source.hpp"
+#include <utility>
+
+#include "ensemble/cpu/twin_task_source.hpp"
 
 namespace orrery::cpu {
 
-#define ORRERY_DECLARE(isa) \
-  namespace isa {           \
+#define ORRERY_DECLARE(isa)                                                 \
+  namespace isa {                                                           \
+  template <int Integrator>                                                 \
   void run_twin_lanes(const DivergenceSetup&, Precision, TwinTaskSource&); \
   }
 ORRERY_FOR_EACH_CPU_ISA(ORRERY_DECLARE)
 #undef ORRERY_DECLARE
 
 namespace {
-#define ORRERY_ENTRY(isa) CpuKernel{#isa, isa::run_twin_lanes},
+// One entry per instruction set, each with its kernel for every map integrator.
+#define ORRERY_ENTRY(isa)                                                           \
+  CpuKernel{#isa, []<int... I>(std::integer_sequence<int, I...>) {                 \
+              return std::array<CpuKernel::Run, kMapIntegratorCount>{             \
+                  &isa::run_twin_lanes<I>...};                                    \
+            }(std::make_integer_sequence<int, kMapIntegratorCount>{})},
 constexpr CpuKernel kKernels[] = {ORRERY_FOR_EACH_CPU_ISA(ORRERY_ENTRY)};
 #undef ORRERY_ENTRY
 }  // namespace

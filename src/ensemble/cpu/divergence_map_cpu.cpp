@@ -26,7 +26,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   TwinTaskSource tasks(setup, pixels, out.counts.data(), out.nonfinite.data(), &options.progress);
 
 #pragma omp parallel num_threads(threads)
-  kernel.run(setup, options.precision, tasks);
+  kernel.run[static_cast<std::size_t>(setup.integrator)](setup, options.precision, tasks);
 
   tasks.report_progress();
   out.pixel_steps = tasks.progress().pixel_steps;

@@ -1,38 +1,43 @@
 // SPDX-License-Identifier: MIT
-// The CPU divergence-map kernel, compiled once per instruction set (ORRERY_CPU_KERNEL names the
-// variant; CMake gives each its -march). One SIMD lane integrates one pixel's twin pair with the
-// shared ORRERY_HD step; when a pixel finishes, its lane takes the next pixel at once, so every
-// lane-step is useful work whatever the mix of early and late divergence.
+// The CPU divergence-map kernel, compiled once per instruction set and map integrator
+// (ORRERY_CPU_KERNEL names the variant, with CMake's -march for it; ORRERY_MAP_INTEGRATOR the
+// index into ensemble/map_integrators.hpp). One SIMD lane integrates one pixel's twin pair with
+// the shared ORRERY_HD problem (problems/divergence3/twin_divergence.hpp); when a pixel
+// finishes, its lane takes the next pixel at once, so every lane-step is useful work whatever
+// the mix of early and late divergence.
 #include <cmath>
 #include <limits>
 
+#include "ensemble/cpu/twin_task_source.hpp"
 #include "orrery/core/simd.hpp"
+#include "ensemble/map_kernel_dispatch.hpp"
+#include "orrery/ensemble/map_integrators.hpp"
 #include "orrery/ensemble/problems/divergence3/twin_divergence.hpp"
 #include "orrery/physics/precision_traits.hpp"
-#include "twin_task_source.hpp"
 
-#ifndef ORRERY_CPU_KERNEL
-#error "compile with -DORRERY_CPU_KERNEL=<name>"
+#if !defined(ORRERY_CPU_KERNEL) || !defined(ORRERY_MAP_INTEGRATOR)
+#error "compile with -DORRERY_CPU_KERNEL=<isa> -DORRERY_MAP_INTEGRATOR=<index>"
 #endif
 
 namespace orrery::cpu::ORRERY_CPU_KERNEL {
 namespace {
 
-template <Precision P, int Body>
+template <int I, Precision P, int Body>
 void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
   using Traits = PrecisionTraits<P>;
   using R = typename Traits::Real;
   using V = stdx::native_simd<R>;
   using Mask = typename V::mask_type;
+  using Problem = TwinDivergence<map_integrator_t<I>, V,
+                                 typename Traits::InverseCube, Body>;
   constexpr int L = static_cast<int>(V::size());
   constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
-  PairwiseGravity<kMapBodies, V, typename Traits::InverseCube> gravity;
-  for (int n = 0; n < kMapBodies; ++n) gravity.gm[n] = V(static_cast<R>(s.gm[n]));
+  const typename Problem::Gravity gravity = Problem::gravity(s);
   const V dt(static_cast<R>(s.dt));
   const V dc2(static_cast<R>(s.critical_distance2));
 
-  TwinState<V> st;
+  typename Problem::State st;
   std::int64_t task[L];
   std::int64_t start[L];
   Mask active(false);
@@ -50,6 +55,8 @@ void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
       dst.v[n].z[l] = static_cast<R>(x.v[n].z);
     }
   };
+  // Lane l's start; the integrator's start is made for all lanes once their starts are in
+  // (begin(), below: recomputing a lane's kept values from its unchanged state gives their bits).
   const auto load = [&](int l, std::int64_t t) {
     std::int64_t j = 0, k = 0;
     src.pixel_of(t, j, k);
@@ -81,11 +88,22 @@ void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
       if (active[l] && start[l] + s.steps < d) d = start[l] + s.steps;
     return d;
   };
+  // Lanes in their trajectory's first steps, for multistep starters (n: the thread's clock).
+  const auto starting = [&](std::int64_t n) {
+    if constexpr (Problem::starter_steps > 0) {
+      Mask m(false);
+      for (int l = 0; l < L; ++l) m[l] = n - start[l] < Problem::starter_steps;
+      return m;
+    } else {
+      return false;
+    }
+  };
 
   for (int l = 0; l < L; ++l) assign(l, 0);
   if (stdx::none_of(active)) return;
   for (int l = 0; l < L; ++l)
     if (!active[l]) load(l, task[stdx::find_first_set(active)]);
+  Problem::begin(st, gravity);
 
   std::int64_t n = 0;  // this thread's step clock; lane l is at step n − start[l] of its pixel
   std::int64_t deadline = next_deadline();
@@ -97,10 +115,11 @@ void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
           assign(l, n);
           if (!active[l]) load(l, task[l]);
         }
+      Problem::begin(st, gravity);
       deadline = next_deadline();
       continue;
     }
-    const V d2 = twin_separation2<Body>(st);
+    const V d2 = Problem::separation2(st);
     const Mask diverged = !(d2 <= dc2) && active;  // NaN compares false: a non-finite pixel stops
     if (stdx::any_of(diverged)) {
       for (int l = 0; l < L; ++l)
@@ -109,32 +128,24 @@ void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
           assign(l, n);
           if (!active[l]) load(l, task[l]);
         }
+      Problem::begin(st, gravity);
       deadline = next_deadline();
       continue;  // fresh lanes are checked at their step 0 before anything moves
     }
-    twin_advance(st, gravity, dt);
+    Problem::advance(st, gravity, dt, starting(n));
     ++n;
   }
   src.hand_in(finished_pixels, finished_steps);
 }
 
-template <Precision P>
-void run_precision(const DivergenceSetup& s, TwinTaskSource& src) {
-  switch (s.body) {
-    case 0: run_lanes<P, 0>(s, src); break;
-    case 1: run_lanes<P, 1>(s, src); break;
-    default: run_lanes<P, 2>(s, src); break;
-  }
-}
-
 }  // namespace
 
+template <int I>
 void run_twin_lanes(const DivergenceSetup& s, Precision p, TwinTaskSource& src) {
-  switch (p) {
-    case Precision::fp64: run_precision<Precision::fp64>(s, src); break;
-    case Precision::fp32: run_precision<Precision::fp32>(s, src); break;
-    case Precision::mixed: run_precision<Precision::mixed>(s, src); break;
-  }
+  visit_map_kernel(p, s.body, [&]<Precision P, int Body>() { run_lanes<I, P, Body>(s, src); });
 }
+
+template void run_twin_lanes<ORRERY_MAP_INTEGRATOR>(const DivergenceSetup&, Precision,
+                                                    TwinTaskSource&);
 
 }  // namespace orrery::cpu::ORRERY_CPU_KERNEL

@@ -6,6 +6,7 @@
 // runs on a CPU without it.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -14,6 +15,7 @@
 
 #include "orrery/core/precision.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
+#include "orrery/ensemble/map_integrators.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
 namespace orrery::cpu {
@@ -55,11 +57,12 @@ class TwinTaskSource {
   std::chrono::steady_clock::time_point start_, last_report_;
 };
 
-// One instruction-set variant of the lane kernel. `run` is called by every worker thread and
+// One instruction-set variant of the lane kernel. `run[i]` (integrator i) is called by every worker thread and
 // returns when the source is exhausted.
 struct CpuKernel {
+  using Run = void (*)(const DivergenceSetup&, Precision, TwinTaskSource&);
   const char* name;
-  void (*run)(const DivergenceSetup&, Precision, TwinTaskSource&);
+  std::array<Run, kMapIntegratorCount> run;  // by map integrator (ensemble/map_integrators.hpp)
 };
 
 std::span<const CpuKernel> cpu_kernels();  // widest first

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Host-side view of the CUDA divergence kernel: what one launch works from and how it is
-// started. (The kernel itself is in twin_kernel.cu; this header holds no device code.)
+// started. (The kernel itself is in twin_kernel.cuh, its launch in twin_launch.cu; this header
+// holds no device code.)
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,7 +20,7 @@ namespace orrery::cuda {
 // feed. Item i is pixel list[i] (row-major k·width + j) or, without a list, pixel i;
 // its result goes to out[i] (result_collector.hpp: the count, complemented if non-finite),
 // also in pinned host memory.
-// Trajectories parked between segments, in device memory (see twin_kernel.cu). A ring of
+// Trajectories parked between segments, in device memory (see twin_kernel.cuh). A ring of
 // `capacity` slots: a warp reserves positions at counters[1] (tail), writes each slot's state,
 // steps and item before its tag (position + 1), then adds them to counters[5] (published, not
 // yet claimed; signed). A warp claims from counters[5] first, then takes positions at counters[0]
@@ -38,7 +39,7 @@ struct TwinParking {
   unsigned long long capacity = 0;
   unsigned segment = 0;             // loop passes between segment ends; 0: never park
   // Once no new pixel remains, trajectories behind the median step count (counters[8]) skip
-  // their turn in the queue while more are live than threads run (twin_kernel.cu).
+  // their turn in the queue while more are live than threads run (twin_kernel.cuh).
   bool catch_up = false;
   // Diagnostics (ORRERY_GPU_STATS): null, or kTwinStats counters summed over warps.
   unsigned long long* stats = nullptr;
@@ -65,6 +66,10 @@ struct TwinFeed {
   TwinParking park;
 };
 
+// Threads per block: small blocks return a multiprocessor's resources sooner at the end of a
+// run (twin_kernel.cuh).
+inline constexpr int kTwinThreadsPerBlock = 64;
+
 struct TwinLaunch {
   int blocks = 0;
   int threads_per_block = 0;
@@ -78,6 +83,12 @@ int twin_parked_bytes(const DivergenceSetup& setup, Precision precision);
 // feed closes.
 TwinLaunch twin_launch_shape(const DivergenceSetup& setup, Precision precision, bool exact,
                              int device);
+
+// The kernels, compiled once per map integrator I (twin_kernel.cuh): the one for a precision
+// mode, a 0-based varied body, and the exact or the fast pair factor.
+using TwinKernelFn = void (*)(const DivergenceSetup, const TwinFeed);
+template <int I>
+TwinKernelFn twin_kernel_for(Precision precision, int body, bool exact);
 
 // Enqueues the kernel on `stream`; checks the launch.
 void launch_twin_kernel(const DivergenceSetup& setup, Precision precision, bool exact,

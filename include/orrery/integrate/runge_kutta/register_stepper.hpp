@@ -46,9 +46,9 @@ ORRERY_HD Vec3<T> rk_combine(const Vec3<T>& y, const T& h, const Vec3<T> (&K)[S]
         if constexpr (c == 1.0)
           sum = K[j][n];
         else
-          sum = T(c) * K[j][n];
+          sum = broadcast<T>(c) * K[j][n];
       } else if constexpr (c != 0.0) {
-        sum = mul_add(T(c), K[j][n], sum);
+        sum = mul_add(broadcast<T>(c), K[j][n], sum);
       }
     });
     return mul_add(h, sum, y);

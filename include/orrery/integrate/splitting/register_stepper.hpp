@@ -30,7 +30,7 @@ ORRERY_HD Vec3<T> split_update(const Vec3<T>& y, const T& h, const Vec3<T>& k) {
   else if constexpr (c == 1.0)
     return mul_add(h, k, y);
   else
-    return mul_add(h, T(c) * k, y);
+    return mul_add(h, broadcast<T>(c) * k, y);
 }
 
 template <class Table, int I>

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "orrery/ensemble/map_integrators.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
 namespace orrery {
@@ -29,6 +30,16 @@ std::vector<ParamField<P>> make_fields() {
   }
   f.push_back(integer_field("steps", "time steps per pixel", &P::steps, 1, kMaxSteps));
   f.push_back(real_field("dt", "time step", &P::dt, RealRule::Positive));
+  {
+    ParamField<P> i{"integrator", "time integrator of both systems",
+                    ParamKind::Choice};
+    i.choices = map_integrator_names();
+    i.set = [choices = i.choices](P& p, const ParamValue& v) {
+      p.integrator = require_choice("integrator", v, choices);
+    };
+    i.get = [](const P& p) { return ParamValue{p.integrator}; };
+    f.push_back(std::move(i));
+  }
   {
     ParamField<P> s{"shift", "twin offset S, applied as (S, S, S)", ParamKind::Real};
     s.set = [](P& p, const ParamValue& v) {
@@ -122,6 +133,7 @@ DivergenceSetup make_divergence_setup(const DivergenceMapParams& p) {
     case Plane::xz: s.axis_u = 0, s.axis_v = 2; break;
   }
   s.body = p.varied_body - 1;
+  s.integrator = map_integrator_index(p.integrator);
   for (int n = 0; n < kMapBodies; ++n) {
     s.gm[n] = p.g * p.masses[n];
     s.x0[n] = p.position(n);

@@ -3,11 +3,13 @@
 // (blbadger, "Three body problem"): G = 9.8, masses 10/20/30, planet 1 at (x, y, −11) moving at
 // (−3, 0, 0), planet 2 at rest at the origin, planet 3 at (10, 10, 12) moving at (3, 0, 0);
 // twin shifted by (0.001, 0.001, 0.001); critical distance 0.5; explicit Euler, dt = 0.001;
-// window [−20, 20)²; 1000 × 1000 pixels; 50 000 steps.
+// window [−20, 20)²; 1000 × 1000 pixels; 50 000 steps. The integrator is any of
+// ensemble/map_integrators.hpp.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "orrery/core/parameter.hpp"
@@ -26,6 +28,7 @@ struct DivergenceMapParams {
   std::int32_t height = 1000;
   std::int64_t steps = 50000;
   double dt = 0.001;
+  std::string integrator = "euler";
   Vec3d shift{0.001, 0.001, 0.001};
   double critical_distance = 0.5;
   std::array<double, 2> x_range{-20.0, 20.0};  // the plane's first (horizontal) coordinate

@@ -1,22 +1,31 @@
 // SPDX-License-Identifier: MIT
 // The divergence map on a GPU: one thread integrates one pixel's twin pair with the shared
-// ORRERY_HD step (twin_divergence.hpp), both systems' state in registers while it runs.
+// ORRERY_HD problem (problems/divergence3/twin_divergence.hpp, any map integrator), both
+// systems' state in registers while it runs.
 // A persistent grid fed by the host: a thread whose pixel diverges or reaches `steps` takes the
 // next new pixel at once, so no lane idles while its neighbours run on and one launch serves
 // the whole run. Every `segment` steps a warp parks its trajectories in a device queue and takes
 // the longest-waiting ones back (processor sharing: long trajectories start early and end
 // together), and at the end sparse warps hand theirs to fuller ones (docs/map-gpu.md).
+//
+// Included once per map integrator by the files CMake generates (src/CMakeLists.txt), each of
+// which instantiates twin_kernel_for<I> (twin_kernel.hpp) for its integrator I, so the kernels of
+// different integrators compile in parallel.
+#pragma once
+
 #include <cuda_runtime.h>
 
 #include <string>
 
 #include <cuda/atomic>
 
-#include "ensemble/schedule/result_collector.hpp"
 #include "device/cuda/cuda_check.hpp"
+#include "ensemble/cuda/twin_kernel.hpp"
+#include "ensemble/map_kernel_dispatch.hpp"
+#include "ensemble/schedule/result_collector.hpp"
+#include "orrery/ensemble/map_integrators.hpp"
 #include "orrery/ensemble/problems/divergence3/twin_divergence.hpp"
 #include "orrery/physics/precision_traits.hpp"
-#include "twin_kernel.hpp"
 
 namespace orrery::cuda {
 
@@ -25,19 +34,22 @@ namespace {
 // Small blocks: a block's resources return to the device only when all its threads are done,
 // so at the end of a tile small blocks free the multiprocessor for the next tile sooner. Eight
 // blocks of two warps per multiprocessor keep the registers within 128 per thread.
-constexpr int kThreadsPerBlock = 64;
+constexpr int kThreadsPerBlock = kTwinThreadsPerBlock;
 constexpr int kMinBlocksPerSm = 8;
 
-template <int Body, class R>
-__device__ void load_pixel(TwinState<R>& st, const DivergenceSetup& s, std::uint64_t p) {
-  const TwinStart start = twin_start<Body>(s, static_cast<std::int64_t>(p % s.width),
-                                           static_cast<std::int64_t>(p / s.width));
+template <class Problem>
+__device__ void load_pixel(typename Problem::State& st, const DivergenceSetup& s,
+                           const typename Problem::Gravity& gravity, std::uint64_t p) {
+  using R = typename Problem::Real;
+  const TwinStart start = twin_start<Problem::body>(s, static_cast<std::int64_t>(p % s.width),
+                                                    static_cast<std::int64_t>(p / s.width));
   for (int n = 0; n < kMapBodies; ++n) {
     st.base.x[n] = convert_vec<R>(start.base.x[n]);
     st.base.v[n] = convert_vec<R>(start.base.v[n]);
     st.twin.x[n] = convert_vec<R>(start.twin.x[n]);
     st.twin.v[n] = convert_vec<R>(start.twin.v[n]);
   }
+  Problem::begin(st, gravity);
 }
 
 // A load of a word the host writes to pinned memory while the kernel runs: `acquire` also sees
@@ -84,25 +96,11 @@ constexpr int kSparseWarp = 16;
 template <class T>
 using DeviceAtomic = ::cuda::atomic_ref<T, ::cuda::thread_scope_device>;
 
-// Visits the words of a twin pair's state with their index.
-template <class R, class F>
-__device__ void for_each_word(TwinState<R>& st, F&& f) {
-  int w = 0;
-  auto system = [&](BodyState<R, kMapBodies>& b) {
-#pragma unroll
-    for (int n = 0; n < kMapBodies; ++n) {
-      f(b.x[n].x, w++), f(b.x[n].y, w++), f(b.x[n].z, w++);
-      f(b.v[n].x, w++), f(b.v[n].y, w++), f(b.v[n].z, w++);
-    }
-  };
-  system(st.base);
-  system(st.twin);
-}
-
 // Writes a trajectory at queue position `pos`, once the slot's previous occupant has been read.
-template <class R>
-__device__ void park_at(const TwinParking& q, unsigned long long pos, TwinState<R>& st,
-                        std::int32_t n, std::uint32_t item) {
+template <class Problem>
+__device__ void park_at(const TwinParking& q, unsigned long long pos,
+                        typename Problem::State& st, std::int32_t n, std::uint32_t item) {
+  using R = typename Problem::Real;
   const unsigned long long slot = pos & (q.capacity - 1);
   DeviceAtomic<unsigned long long> tag(q.tag[slot]);
   while (tag.load(::cuda::memory_order_acquire) != 0) {
@@ -110,17 +108,19 @@ __device__ void park_at(const TwinParking& q, unsigned long long pos, TwinState<
     __nanosleep(100);
   }
   R* words = static_cast<R*>(q.state);
-  for_each_word(st, [&](R& v, int w) { words[w * q.capacity + slot] = v; });
+  Problem::for_each_parked(st, [&](R& v, int w) { words[w * q.capacity + slot] = v; });
   q.steps[slot] = n;
   q.item[slot] = item;
   tag.store(pos + 1, ::cuda::memory_order_release);
 }
 
 // Reads the trajectory at queue position `pos` (claimed by this thread), waiting for its writer,
-// and frees the slot.
-template <class R>
-__device__ void unpark_at(const TwinParking& q, unsigned long long pos, TwinState<R>& st,
+// and frees the slot; the integrator then derives what was not parked.
+template <class Problem>
+__device__ void unpark_at(const TwinParking& q, unsigned long long pos,
+                          typename Problem::State& st, const typename Problem::Gravity& gravity,
                           std::int32_t& n, std::uint32_t& item) {
+  using R = typename Problem::Real;
   const unsigned long long slot = pos & (q.capacity - 1);
   DeviceAtomic<unsigned long long> tag(q.tag[slot]);
   while (tag.load(::cuda::memory_order_acquire) != pos + 1) {
@@ -128,10 +128,11 @@ __device__ void unpark_at(const TwinParking& q, unsigned long long pos, TwinStat
     __nanosleep(100);
   }
   const R* words = static_cast<const R*>(q.state);
-  for_each_word(st, [&](R& v, int w) { v = words[w * q.capacity + slot]; });
+  Problem::for_each_parked(st, [&](R& v, int w) { v = words[w * q.capacity + slot]; });
   n = q.steps[slot];
   item = q.item[slot];
   tag.store(0, ::cuda::memory_order_release);
+  Problem::begin(st, gravity);
 }
 
 // Claims up to `want` parked positions, none if fewer than `least` are published (lane 0 of a
@@ -170,28 +171,23 @@ __device__ void publish_parked(const TwinParking& q, unsigned count) {
 // The step loop carries nothing but the state, the step count, the item and a pass counter:
 // every register it does not hold is one more for the step's own temporaries (the kernel runs
 // at its register limit).
-template <Precision P, int Body, bool Exact>
+template <class Problem>
 __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
     twin_kernel(const DivergenceSetup s, const TwinFeed f) {
-  using Traits = PrecisionTraits<P>;
-  using R = typename Traits::Real;
-  using InverseCube =
-      std::conditional_t<Exact, typename Traits::InverseCube, typename Traits::FastInverseCube>;
-
-  PairwiseGravity<kMapBodies, R, InverseCube> gravity;
-  for (int n = 0; n < kMapBodies; ++n) gravity.gm[n] = static_cast<R>(s.gm[n]);
+  using R = typename Problem::Real;
+  const typename Problem::Gravity gravity = Problem::gravity(s);
   const R dt = static_cast<R>(s.dt);
   const R dc2 = static_cast<R>(s.critical_distance2);
   const auto steps = static_cast<std::int32_t>(s.steps);
   const TwinParking& q = f.park;
 
-  TwinState<R> st;
+  typename Problem::State st;
   std::uint32_t item = 0;
   std::int32_t n = 0;  // checks passed so far
   bool open = true;    // new pixels may remain for this thread
   auto start_new = [&] {
     if (open && next_item(f, item)) {
-      load_pixel<Body>(st, s, f.list ? f.list[item] : item);
+      load_pixel<Problem>(st, s, gravity, f.list ? f.list[item] : item);
       n = 0;
       if (q.segment) atomicAdd(&q.counters[2], 1ull);
       return true;
@@ -204,13 +200,13 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
   // One pass: check the pixel; if it is done, record it and take a new one (checked at its
   // step 0 on the next pass before anything moves), else advance it.
   auto pass = [&](bool& has) {
-    const R d2 = twin_separation2<Body>(st);
+    const R d2 = Problem::separation2(st);
     if (!(d2 <= dc2) || n == steps) {  // NaN compares false: a non-finite pixel stops
       f.out[item] = result_word(n, n < steps && !isfinite(d2));
       if (q.segment) atomicAdd(&q.counters[2], ~0ull);
       has = start_new();
     } else {
-      twin_advance(st, gravity, dt);
+      Problem::advance(st, gravity, dt, n < Problem::starter_steps);
       ++n;
     }
   };
@@ -234,7 +230,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
     first = __shfl_sync(kFullWarp, first, 0);
     const unsigned rank = __popc(idle & below);
     if (!has && rank < got) {
-      unpark_at(q, first + rank, st, n, item);
+      unpark_at<Problem>(q, first + rank, st, gravity, n, item);
       has = true;
     }
   };
@@ -300,7 +296,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
     unsigned long long first = 0;
     if (lane == 0 && parking) first = atomicAdd(&q.counters[1], __popc(parking));
     first = __shfl_sync(kFullWarp, first, 0);
-    if (has && !stay) park_at(q, first + __popc(parking & below), st, n, item);
+    if (has && !stay) park_at<Problem>(q, first + __popc(parking & below), st, n, item);
     has = stay;
     __syncwarp();
     if (lane == 0 && parking) publish_parked(q, __popc(parking));
@@ -355,55 +351,18 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
   }
 }
 
-using KernelFn = void (*)(const DivergenceSetup, const TwinFeed);
-
-template <Precision P, bool Exact>
-KernelFn pick_body(int body) {
-  switch (body) {
-    case 0: return twin_kernel<P, 0, Exact>;
-    case 1: return twin_kernel<P, 1, Exact>;
-    default: return twin_kernel<P, 2, Exact>;
-  }
-}
-
-template <Precision P>
-KernelFn pick_exact(int body, bool exact) {
-  return exact ? pick_body<P, true>(body) : pick_body<P, false>(body);
-}
-
-KernelFn pick(Precision precision, int body, bool exact) {
-  switch (precision) {
-    case Precision::fp32: return pick_exact<Precision::fp32>(body, exact);
-    case Precision::mixed: return pick_exact<Precision::mixed>(body, exact);
-    default: return pick_exact<Precision::fp64>(body, exact);
-  }
-}
-
 }  // namespace
 
-int twin_parked_bytes(const DivergenceSetup&, Precision precision) {
-  constexpr int words = 2 * kMapBodies * 2 * 3;  // two systems: positions and velocities
-  return words * (precision == Precision::fp32 ? static_cast<int>(sizeof(float))
-                                               : static_cast<int>(sizeof(double)));
-}
-
-TwinLaunch twin_launch_shape(const DivergenceSetup& setup, Precision precision, bool exact,
-                             int device) {
-  const int body = setup.body;
-  int sms = 0, per_sm = 0;
-  const std::string where = "device " + std::to_string(device);
-  ORRERY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), where);
-  ORRERY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                        &per_sm, pick(precision, body, exact), kThreadsPerBlock, 0),
-                    where);
-  return {sms * (per_sm > 0 ? per_sm : 1), kThreadsPerBlock};
-}
-
-void launch_twin_kernel(const DivergenceSetup& setup, Precision precision, bool exact,
-                        const TwinFeed& feed, const TwinLaunch& shape, cudaStream_t stream) {
-  pick(precision, setup.body, exact)<<<shape.blocks, shape.threads_per_block, 0, stream>>>(setup,
-                                                                                        feed);
-  ORRERY_CUDA_CHECK(cudaGetLastError(), "launching the divergence kernel");
+// The kernel of map integrator I for a precision mode, varied body and pair factor.
+template <int I>
+TwinKernelFn twin_kernel_for(Precision precision, int body, bool exact) {
+  return visit_map_kernel(precision, body, [&]<Precision P, int Body>() -> TwinKernelFn {
+    using Traits = PrecisionTraits<P>;
+    using R = typename Traits::Real;
+    using Table = map_integrator_t<I>;
+    if (exact) return twin_kernel<TwinDivergence<Table, R, typename Traits::InverseCube, Body>>;
+    return twin_kernel<TwinDivergence<Table, R, typename Traits::FastInverseCube, Body>>;
+  });
 }
 
 }  // namespace orrery::cuda
