@@ -35,12 +35,13 @@ Simulation<Real>::Simulation(Particles<Real> particles, std::unique_ptr<ForceEng
       clock_(clock) {
   const std::size_t n = particles_.size();
   engine_->set_bodies(particles_.mass, particles_.softening);
-  x_ = engine_->allocate(3 * n);
-  v_ = engine_->allocate(3 * n);
+  ArrayDevice<Real>& device = engine_->device();
+  x_ = device.allocate(3 * n);
+  v_ = device.allocate(3 * n);
   to_layout(particles_.x, particles_.y, particles_.z, scratch_);
-  engine_->copy_to_device(scratch_, x_);
+  device.copy_to_device(scratch_, x_);
   to_layout(particles_.vx, particles_.vy, particles_.vz, scratch_);
-  engine_->copy_to_device(scratch_, v_);
+  device.copy_to_device(scratch_, v_);
   stepper_->reset();
 }
 
@@ -72,9 +73,9 @@ void Simulation<Real>::download() {
     std::copy(scratch_.begin() + n, scratch_.begin() + 2 * n, b.begin());
     std::copy(scratch_.begin() + 2 * n, scratch_.end(), c.begin());
   };
-  engine_->copy_to_host(x_, scratch_);
+  engine_->device().copy_to_host(x_, scratch_);
   split(particles_.x, particles_.y, particles_.z);
-  engine_->copy_to_host(v_, scratch_);
+  engine_->device().copy_to_host(v_, scratch_);
   split(particles_.vx, particles_.vy, particles_.vz);
   host_current_ = true;
 }

@@ -150,41 +150,19 @@ TEST(StepperParity, KeptAccelerationsGiveTheSameBits) {
 }
 
 // Counts the force evaluations an array stepper asks for.
-class CountingEngine final : public ForceEngine<double> {
+class CountingSystem final : public SecondOrderSystem<double> {
  public:
-  explicit CountingEngine(ForceEngine<double>& inner) : inner_(inner) {}
+  explicit CountingSystem(SecondOrderSystem<double>& inner) : inner_(inner) {}
   int evaluations = 0;
 
-  std::string name() const override { return inner_.name(); }
-  std::string device_name() const override { return inner_.device_name(); }
-  DeviceBuffer<double> allocate(std::size_t n) override { return inner_.allocate(n); }
-  void copy_to_device(std::span<const double> host, DeviceBuffer<double>& dst) override {
-    inner_.copy_to_device(host, dst);
-  }
-  void copy_to_host(const DeviceBuffer<double>& src, std::span<double> host) override {
-    inner_.copy_to_host(src, host);
-  }
-  void copy(const DeviceBuffer<double>& src, DeviceBuffer<double>& dst) override {
-    inner_.copy(src, dst);
-  }
-  void combine(DeviceBuffer<double>& out, const DeviceBuffer<double>& y, double h,
-               std::span<const double> c,
-               std::span<const DeviceBuffer<double>* const> k) override {
-    inner_.combine(out, y, h, c, k);
-  }
-  void set_bodies(std::span<const double> mass, std::span<const double> softening) override {
-    inner_.set_bodies(mass, softening);
-  }
+  ArrayDevice<double>& device() override { return inner_.device(); }
   void accelerations(const DeviceBuffer<double>& x, DeviceBuffer<double>& a) override {
     ++evaluations;
     inner_.accelerations(x, a);
   }
-  double potential_energy(const DeviceBuffer<double>& x) override {
-    return inner_.potential_energy(x);
-  }
 
  private:
-  ForceEngine<double>& inner_;
+  SecondOrderSystem<double>& inner_;
 };
 
 // The registry's "force evaluations per step" is what the array stepper does once steps follow
@@ -193,7 +171,7 @@ TEST(StepperParity, ForceEvaluationsPerStepMatchTheRegistry) {
   const double mass[3] = {1, 0.5, 2};
   for (const IntegratorInfo& info : integrators()) {
     test::ArrayRun<double, 3> run(info.name, three_bodies<double>(), mass);
-    CountingEngine counting(run.engine());
+    CountingSystem counting(run.engine());
     run.step(counting, 0.01);
     const int first = counting.evaluations;
     for (int i = 0; i < 10; ++i) run.step(counting, 0.01);

@@ -17,7 +17,7 @@
 #include "orrery/core/particles.hpp"
 #include "orrery/nbody/diagnostics.hpp"
 #include "orrery/integrate/array_stepper.hpp"
-#include "orrery/integrate/force_engine.hpp"
+#include "orrery/nbody/force_engine.hpp"
 
 namespace orrery {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The splitting step of integrate/splitting/register_stepper.hpp for a large system whose state
-// lives on a force engine's device:
+// lives on the system's device:
 //
 //   for each operation of the table, in order:
 //     drift c:  x ← x + c h v          kick d:  v ← v + d h a(x)
 //
-// Every update is one ForceEngine::combine with one term, which is the register stepper's
-// arithmetic, so the two steppers agree bit for bit when the engine's accelerations do.
+// Every update is one ArrayDevice::combine with one term, which is the register stepper's
+// arithmetic, so the two steppers agree bit for bit when the system's accelerations do.
 //
 // First same as last: a(x) is evaluated before a kick only when a drift moved x since the last
 // evaluation, and kept between steps, so a table ending with a kick (leapfrog, Yoshida) hands its
@@ -25,18 +25,19 @@ namespace orrery {
 template <SplittingTable Table, class Real>
 class SplittingArrayStepper final : public ArrayStepper<Real> {
  public:
-  void step(ForceEngine<Real>& engine, DeviceBuffer<Real>& x, DeviceBuffer<Real>& v,
+  void step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x, DeviceBuffer<Real>& v,
             Real h) override {
-    prepare(engine, x);
+    ArrayDevice<Real>& device = system.device();
+    prepare(device, x);
     for (const SplitOp& op : Table::ops) {
       if (op.coefficient == 0.0) continue;
       if (op.kind == SplitKind::drift) {
-        update(engine, x, h, op.coefficient, v);
+        update(device, x, h, op.coefficient, v);
         accel_current_ = false;
       } else {
-        if (!accel_current_) engine.accelerations(x, accel_);
+        if (!accel_current_) system.accelerations(x, accel_);
         accel_current_ = true;
-        update(engine, v, h, op.coefficient, accel_);
+        update(device, v, h, op.coefficient, accel_);
       }
     }
   }
@@ -45,27 +46,27 @@ class SplittingArrayStepper final : public ArrayStepper<Real> {
 
  private:
   // y ← y + c h k.
-  static void update(ForceEngine<Real>& engine, DeviceBuffer<Real>& y, Real h, double c,
+  static void update(ArrayDevice<Real>& device, DeviceBuffer<Real>& y, Real h, double c,
                      const DeviceBuffer<Real>& k) {
     const double coefficient[1] = {c};
     const DeviceBuffer<Real>* term[1] = {&k};
-    engine.combine(y, y, h, coefficient, term);
+    device.combine(y, y, h, coefficient, term);
   }
 
-  // The acceleration buffer on this engine's device; the kept a(x) belongs to one engine and one
+  // The acceleration buffer on this device; the kept a(x) belongs to one device and one
   // position buffer, and is dropped when either changes.
-  void prepare(ForceEngine<Real>& engine, const DeviceBuffer<Real>& x) {
-    if (engine_ != &engine || accel_.size() != x.size()) {
-      accel_ = engine.allocate(x.size());
+  void prepare(ArrayDevice<Real>& device, const DeviceBuffer<Real>& x) {
+    if (device_ != &device || accel_.size() != x.size()) {
+      accel_ = device.allocate(x.size());
       accel_current_ = false;
     }
     if (x_ != &x || x_data_ != x.data()) accel_current_ = false;
-    engine_ = &engine;
+    device_ = &device;
     x_ = &x;
     x_data_ = x.data();
   }
 
-  const ForceEngine<Real>* engine_ = nullptr;
+  const ArrayDevice<Real>* device_ = nullptr;
   const DeviceBuffer<Real>* x_ = nullptr;
   const Real* x_data_ = nullptr;
   DeviceBuffer<Real> accel_;
