@@ -42,25 +42,41 @@ Simulation<Real>::Simulation(Particles<Real> particles, std::unique_ptr<ForceEng
   device.copy_to_device(scratch_, x_);
   to_layout(particles_.vx, particles_.vy, particles_.vz, scratch_);
   device.copy_to_device(scratch_, v_);
-  stepper_->reset();
+  stepper_->clear();
 }
 
 template <class Real>
-void Simulation<Real>::step() {
-  stepper_->step(*engine_, x_, v_, static_cast<Real>(clock_.dt));
+StepReport<Real> Simulation<Real>::step() {
+  const StepReport<Real> report = stepper_->step(*engine_, x_, v_, static_cast<Real>(clock_.dt));
+  if (!report.accepted) return report;
   ++clock_.since_base;
   ++clock_.steps;
   host_current_ = false;
+  return report;
 }
 
 template <class Real>
-void Simulation<Real>::step_to(double time) {
+StepReport<Real> Simulation<Real>::step_to(double time) {
   const double h = time - clock_.time();
-  stepper_->step(*engine_, x_, v_, static_cast<Real>(h));
+  const StepReport<Real> report = stepper_->step(*engine_, x_, v_, static_cast<Real>(h));
+  if (!report.accepted) return report;
   clock_.base = time;
   clock_.since_base = 0;
   ++clock_.steps;
   host_current_ = false;
+  return report;
+}
+
+template <class Real>
+StepperState<Real> Simulation<Real>::stepper_state() {
+  StepperState<Real> state;
+  stepper_->save(*engine_, state);
+  return state;
+}
+
+template <class Real>
+void Simulation<Real>::load_stepper_state(const StepperState<Real>& state) {
+  stepper_->load(*engine_, state);
 }
 
 template <class Real>

@@ -34,9 +34,12 @@ class ArrayRun {
   // A step through another system that shares this engine's device (a wrapper around it).
   void step(SecondOrderSystem<Real>& system, Real h) { stepper_->step(system, x_, v_, h); }
   ArrayStepper<Real>& stepper() { return *stepper_; }
+  DeviceBuffer<Real>& x() { return x_; }
+  DeviceBuffer<Real>& v() { return v_; }
   ForceEngine<Real>& engine() { return *engine_; }
 
-  // Replaces the state, as a resume from a checkpoint does (the stepper is told by reset()).
+  // Replaces the state, as a resume from a checkpoint does (the stepper is told by load() or
+  // clear()).
   void set_state(const BodyState<Real, N>& s) {
     std::vector<Real> x(3 * N), v(3 * N);
     for (int n = 0; n < N; ++n)

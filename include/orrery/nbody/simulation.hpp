@@ -43,11 +43,16 @@ class Simulation {
   Simulation(Particles<Real> particles, std::unique_ptr<ForceEngine<Real>> engine,
              std::unique_ptr<ArrayStepper<Real>> stepper, SimClock clock);
 
-  // One step of the clock's dt.
-  void step();
+  // One step of the clock's dt. The clock moves only when the stepper accepts the step.
+  StepReport<Real> step();
   // One step of whatever length reaches `time` (a shortened last step); `time` becomes the
   // clock's new base.
-  void step_to(double time);
+  StepReport<Real> step_to(double time);
+
+  // The stepper's own state (integrate/array_stepper.hpp), for a checkpoint; and putting a saved
+  // one back, after which the next step continues the saving run bit for bit.
+  StepperState<Real> stepper_state();
+  void load_stepper_state(const StepperState<Real>& state);
 
   const SimClock& clock() const { return clock_; }
   std::size_t size() const { return particles_.size(); }

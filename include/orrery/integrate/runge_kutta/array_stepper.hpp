@@ -9,13 +9,16 @@
 // system that computes the accelerations of a small system with the register right-hand side's
 // bits makes the two steppers agree bit for bit. A stage whose row of a is zero uses x and v
 // themselves (no copy). Stage buffers are allocated once, on the system's device; nothing is read
-// back to the host.
+// back to the host. The method keeps nothing between steps (its state is empty) and has no error
+// estimate; every step is accepted.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <span>
 
+#include "orrery/core/error.hpp"
 #include "orrery/integrate/array_stepper.hpp"
 #include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
 
@@ -55,8 +58,8 @@ class RkArrayStepper final : public ArrayStepper<Real> {
   static constexpr std::array<double, S> b_ = Arrays::make_b();
 
  public:
-  void step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x, DeviceBuffer<Real>& v,
-            Real h) override {
+  StepReport<Real> step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
+                        DeviceBuffer<Real>& v, Real h) override {
     ArrayDevice<Real>& device = system.device();
     prepare(device, x.size());
     const DeviceBuffer<Real>* V[S];
@@ -78,7 +81,16 @@ class RkArrayStepper final : public ArrayStepper<Real> {
     // x first: it may read v itself (as V_1), which the second update then overwrites.
     device.combine(x, x, h, b_, std::span(V, S));
     device.combine(v, v, h, b_, std::span(A, S));
+    return {.taken = h, .accepted = true, .error = std::nullopt, .next = h};
   }
+
+  void save(SecondOrderSystem<Real>&, StepperState<Real>& state) const override {
+    state = StepperState<Real>();
+  }
+  void load(SecondOrderSystem<Real>&, const StepperState<Real>& state) override {
+    if (!state.empty()) throw InputError("Runge–Kutta stepper: it keeps no state to load");
+  }
+  void clear() override {}
 
  private:
   // Stage buffers for this device and size, allocated once.
