@@ -210,8 +210,8 @@ void RunFile::write_checkpoint(const Checkpoint<Real>& c) {
   if (!p.softening.empty()) write_exact(g.id(), "softening", p.softening);
   const hsize_t dims1[1] = {p.size()};
   h5::write_dataset<std::uint64_t>(g.id(), "id", p.id, dims1);
-  h5::write_attribute(g.id(), "clock_base", c.clock.base);
-  h5::write_attribute(g.id(), "clock_since_base", c.clock.since_base);
+  h5::write_attribute(g.id(), "time", c.clock.t);
+  h5::write_attribute(g.id(), "time_error", c.clock.t_error);
   h5::write_attribute(g.id(), "steps", c.clock.steps);
   h5::write_attribute(g.id(), "dt", c.clock.dt);
   h5::write_attribute(g.id(), "next_snapshot", c.next_snapshot);
@@ -239,8 +239,8 @@ std::optional<Checkpoint<Real>> RunFile::read_checkpoint() const {
   p.mass = read_exact<Real>(g.id(), "mass");
   if (h5::exists(g.id(), "softening")) p.softening = read_exact<Real>(g.id(), "softening");
   p.id = h5::read_dataset<std::uint64_t>(g.id(), "id");
-  c.clock.base = h5::read_attribute(g.id(), "clock_base").reals.at(0);
-  c.clock.since_base = h5::read_attribute(g.id(), "clock_since_base").integer;
+  c.clock.t = h5::read_attribute(g.id(), "time").reals.at(0);
+  c.clock.t_error = h5::read_attribute(g.id(), "time_error").reals.at(0);
   c.clock.steps = h5::read_attribute(g.id(), "steps").integer;
   c.clock.dt = h5::read_attribute(g.id(), "dt").reals.at(0);
   c.next_snapshot = h5::read_attribute(g.id(), "next_snapshot").integer;

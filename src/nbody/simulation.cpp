@@ -46,24 +46,30 @@ Simulation<Real>::Simulation(Particles<Real> particles, std::unique_ptr<ForceEng
 }
 
 template <class Real>
-StepReport<Real> Simulation<Real>::step() {
-  const StepReport<Real> report = stepper_->step(*engine_, x_, v_, static_cast<Real>(clock_.dt));
-  if (!report.accepted) return report;
-  ++clock_.since_base;
-  ++clock_.steps;
-  host_current_ = false;
+StepReport<Real> Simulation<Real>::take(double h) {
+  const Real step = static_cast<Real>(h);
+  const StepReport<Real> report = stepper_->step(*engine_, x_, v_, step);
+  // The stepper's suggestion becomes the clock's dt after a regular step or a rejection (not
+  // after a step shortened onto an output time), and only where it differs from the step given:
+  // a fixed-step method suggests h itself, in fp32 float(h) ≠ h, and the clock keeps its dt.
+  const bool regular = h == clock_.dt;
+  if (report.next != step && (regular || !report.accepted))
+    clock_.dt = static_cast<double>(report.next);
+  if (report.accepted) host_current_ = false;
   return report;
 }
 
 template <class Real>
-StepReport<Real> Simulation<Real>::step_to(double time) {
-  const double h = time - clock_.time();
-  const StepReport<Real> report = stepper_->step(*engine_, x_, v_, static_cast<Real>(h));
-  if (!report.accepted) return report;
-  clock_.base = time;
-  clock_.since_base = 0;
-  ++clock_.steps;
-  host_current_ = false;
+StepReport<Real> Simulation<Real>::step(double h) {
+  const StepReport<Real> report = take(h);
+  if (report.accepted) clock_.advance(h);
+  return report;
+}
+
+template <class Real>
+StepReport<Real> Simulation<Real>::step_onto(double time, double h) {
+  const StepReport<Real> report = take(h);
+  if (report.accepted) clock_.land(time);
   return report;
 }
 
