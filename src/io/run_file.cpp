@@ -215,6 +215,14 @@ void RunFile::write_checkpoint(const Checkpoint<Real>& c) {
   h5::write_attribute(g.id(), "steps", c.clock.steps);
   h5::write_attribute(g.id(), "dt", c.clock.dt);
   h5::write_attribute(g.id(), "next_snapshot", c.next_snapshot);
+  {
+    h5::Handle stepper = h5::create_group(g.id(), "stepper");
+    h5::Handle arrays = h5::create_group(stepper.id(), "arrays");
+    for (const auto& a : c.stepper.arrays()) write_exact(arrays.id(), a.name, a.values);
+    h5::Handle scalars = h5::create_group(stepper.id(), "scalars");
+    for (const auto& x : c.stepper.scalars())
+      write_exact(scalars.id(), x.name, std::vector<Real>{x.value});
+  }
   h5::flush(file_.id());
   h5::write_attribute(g.id(), "complete", std::int64_t{1});
   h5::flush(file_.id());
@@ -244,6 +252,18 @@ std::optional<Checkpoint<Real>> RunFile::read_checkpoint() const {
   c.clock.steps = h5::read_attribute(g.id(), "steps").integer;
   c.clock.dt = h5::read_attribute(g.id(), "dt").reals.at(0);
   c.next_snapshot = h5::read_attribute(g.id(), "next_snapshot").integer;
+  h5::Handle stepper = h5::open_group(g.id(), "stepper");
+  h5::Handle arrays = h5::open_group(stepper.id(), "arrays");
+  for (const auto& name : h5::child_names(arrays.id()))
+    c.stepper.set_array(name, read_exact<Real>(arrays.id(), name));
+  h5::Handle scalars = h5::open_group(stepper.id(), "scalars");
+  for (const auto& name : h5::child_names(scalars.id())) {
+    const auto value = read_exact<Real>(scalars.id(), name);
+    if (value.size() != 1)
+      throw InputError(fmt::format("checkpoint: stepper scalar '{}' holds {} values", name,
+                                   value.size()));
+    c.stepper.set_scalar(name, value[0]);
+  }
   return c;
 }
 

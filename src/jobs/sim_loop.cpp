@@ -96,7 +96,8 @@ SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& ini
     ++next_snapshot;
   };
   auto checkpoint = [&]() {
-    file.write_checkpoint(Checkpoint<Real>{sim.particles(), sim.clock(), next_snapshot});
+    file.write_checkpoint(
+        Checkpoint<Real>{sim.particles(), sim.clock(), sim.stepper_state(), next_snapshot});
   };
 
   SimOutcome outcome;

@@ -81,7 +81,7 @@ SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& o
   RunFile file(job.out);
   file.write_snapshot(0, sim.particles(), sim.clock(), initial, Drift{});
   if (observer.snapshot) observer.snapshot(0, initial, Drift{});
-  file.write_checkpoint(Checkpoint<Real>{sim.particles(), sim.clock(), 1});
+  file.write_checkpoint(Checkpoint<Real>{sim.particles(), sim.clock(), sim.stepper_state(), 1});
   const SimCadence cadence{plan.t_end, plan.every, job.every_time, plan.checkpoint_every,
                            job.stop_after};
   return run_loop(sim, file, initial, 1, cadence, observer);
@@ -121,6 +121,7 @@ SimOutcome resume(const SimJob& job, RunFile& file, const Plan& plan, const SimO
   eo.threads = static_cast<int>(job.threads);
   Simulation<Real> sim(std::move(checkpoint->particles), make_force_engine<Real>(job.engine, eo),
                        make_array_stepper<Real>(job.integrator), checkpoint->clock);
+  sim.load_stepper_state(checkpoint->stepper);
   const SimCadence cadence{plan.t_end, every, every_time, plan.checkpoint_every, job.stop_after};
   return run_loop(sim, file, file.initial_diagnostics(), checkpoint->next_snapshot, cadence,
                   observer);

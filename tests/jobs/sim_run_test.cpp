@@ -3,9 +3,12 @@
 // resume, landing on t_end and on output times, and a state that turns non-finite.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "orrery/core/error.hpp"
+#include "orrery/core/float128.hpp"
+#include "orrery/nbody/engines.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/io/hdf5_file.hpp"
 #include "orrery/io/run_file.hpp"
@@ -179,6 +182,77 @@ INSTANTIATE_TEST_SUITE_P(
                                          SimPrecision::fp128),
                        ::testing::Bool()),
     resume_case_name);
+
+// The checkpoint holds the stepper's own state exactly: for leapfrog, the kept a(x) of the
+// checkpoint's positions, bit for bit, in the run's precision.
+template <class Real>
+void expect_checkpoint_holds_kept_accelerations(SimPrecision precision) {
+  test::TempDir dir;
+  SimJob job = small_plummer(dir / "run.h5", "leapfrog", precision);
+  job.stop_after = 5;
+  run_simulation(job);
+  RunFile file(dir / "run.h5");
+  const auto c = file.read_checkpoint<Real>();
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->clock.steps, 5);
+  EXPECT_EQ(c->stepper.scalar("accelerations_current"), Real(1));
+  const std::vector<Real>* kept = c->stepper.find_array("accelerations");
+  ASSERT_NE(kept, nullptr);
+  const std::size_t n = c->particles.size();
+  ASSERT_EQ(kept->size(), 3 * n);
+
+  EngineOptions eo;
+  eo.g = h5::read_attribute(file.root(), "G").reals.at(0);
+  eo.softening = h5::read_attribute(file.root(), "softening").reals.at(0);
+  auto engine = make_force_engine<Real>("direct", eo);
+  engine->set_bodies(c->particles.mass, c->particles.softening);
+  std::vector<Real> x(3 * n), a(3 * n);
+  std::copy(c->particles.x.begin(), c->particles.x.end(), x.begin());
+  std::copy(c->particles.y.begin(), c->particles.y.end(), x.begin() + n);
+  std::copy(c->particles.z.begin(), c->particles.z.end(), x.begin() + 2 * n);
+  auto xd = engine->device().allocate(3 * n), ad = engine->device().allocate(3 * n);
+  engine->device().copy_to_device(x, xd);
+  engine->accelerations(xd, ad);
+  engine->device().copy_to_host(ad, a);
+  EXPECT_EQ(std::memcmp(a.data(), kept->data(), a.size() * sizeof(Real)), 0);
+}
+
+TEST(SimRun, CheckpointHoldsTheStepperStateExactly) {
+  expect_checkpoint_holds_kept_accelerations<float>(SimPrecision::fp32);
+  expect_checkpoint_holds_kept_accelerations<double>(SimPrecision::fp64);
+  expect_checkpoint_holds_kept_accelerations<float128>(SimPrecision::fp128);
+}
+
+// A resume continues from the stepper state in the checkpoint, not from a recomputation: with
+// the kept accelerations altered in the file, the resumed run departs from the uninterrupted
+// one (and with them intact it equals it: SimResume).
+TEST(SimRun, ResumeUsesTheCheckpointedStepperState) {
+  test::TempDir dir;
+  run_simulation(small_plummer(dir / "whole.h5", "leapfrog", SimPrecision::fp64));
+  SimJob first = small_plummer(dir / "split.h5", "leapfrog", SimPrecision::fp64);
+  first.stop_after = 37;
+  run_simulation(first);
+  {
+    RunFile f(dir / "split.h5");
+    auto c = f.read_checkpoint<double>();
+    ASSERT_TRUE(c.has_value());
+    std::vector<double> altered = *c->stepper.find_array("accelerations");
+    for (double& a : altered) a *= 2;
+    c->stepper.set_array("accelerations", altered);
+    f.write_checkpoint(*c);  // into both slots, so the altered one is the newest either way
+    f.write_checkpoint(*c);
+  }
+  SimJob rest;
+  rest.resume = true;
+  rest.out = (dir / "split.h5").string();
+  rest.every = 10;
+  rest.checkpoint_every = 10;
+  run_simulation(rest);
+  const auto whole = snapshot_bytes(dir / "whole.h5");
+  const auto split = snapshot_bytes(dir / "split.h5");
+  ASSERT_EQ(whole.size(), split.size());
+  EXPECT_NE(whole, split);
+}
 
 TEST(SimRun, ResumeAfterAKillStartsFromTheLastCheckpoint) {
   // A run stopped between checkpoints (as by a kill) has snapshots newer than its checkpoint;
