@@ -97,9 +97,9 @@ void BM_DirectEngine(benchmark::State& state, std::string kernel, std::size_t n,
   std::uniform_real_distribution<double> pos(-1.0, 1.0);
   std::vector<Real> x(3 * n), m(n, Real(1.0 / static_cast<double>(n)));
   for (auto& v : x) v = static_cast<Real>(pos(rng));
-  auto xd = engine->allocate(3 * n);
-  auto ad = engine->allocate(3 * n);
-  engine->copy_to_device(x, xd);
+  auto xd = engine->device().allocate(3 * n);
+  auto ad = engine->device().allocate(3 * n);
+  engine->device().copy_to_device(x, xd);
   engine->set_bodies(m, {});
   engine->accelerations(xd, ad);  // warm: pages touched, threads started
   const double cpu0 = process_cpu_seconds();
@@ -140,8 +140,8 @@ void BM_DirectPotential(benchmark::State& state, std::string kernel, std::size_t
   std::uniform_real_distribution<double> pos(-1.0, 1.0);
   std::vector<double> x(3 * n), m(n, 1.0 / static_cast<double>(n));
   for (auto& v : x) v = pos(rng);
-  auto xd = engine->allocate(3 * n);
-  engine->copy_to_device(x, xd);
+  auto xd = engine->device().allocate(3 * n);
+  engine->device().copy_to_device(x, xd);
   engine->set_bodies(m, {});
   const auto t0 = std::chrono::steady_clock::now();
   for (auto _ : state) benchmark::DoNotOptimize(engine->potential_energy(xd));

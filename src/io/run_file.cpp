@@ -210,11 +210,19 @@ void RunFile::write_checkpoint(const Checkpoint<Real>& c) {
   if (!p.softening.empty()) write_exact(g.id(), "softening", p.softening);
   const hsize_t dims1[1] = {p.size()};
   h5::write_dataset<std::uint64_t>(g.id(), "id", p.id, dims1);
-  h5::write_attribute(g.id(), "clock_base", c.clock.base);
-  h5::write_attribute(g.id(), "clock_since_base", c.clock.since_base);
+  h5::write_attribute(g.id(), "time", c.clock.t);
+  h5::write_attribute(g.id(), "time_error", c.clock.t_error);
   h5::write_attribute(g.id(), "steps", c.clock.steps);
   h5::write_attribute(g.id(), "dt", c.clock.dt);
   h5::write_attribute(g.id(), "next_snapshot", c.next_snapshot);
+  {
+    h5::Handle stepper = h5::create_group(g.id(), "stepper");
+    h5::Handle arrays = h5::create_group(stepper.id(), "arrays");
+    for (const auto& a : c.stepper.arrays()) write_exact(arrays.id(), a.name, a.values);
+    h5::Handle scalars = h5::create_group(stepper.id(), "scalars");
+    for (const auto& x : c.stepper.scalars())
+      write_exact(scalars.id(), x.name, std::vector<Real>{x.value});
+  }
   h5::flush(file_.id());
   h5::write_attribute(g.id(), "complete", std::int64_t{1});
   h5::flush(file_.id());
@@ -239,11 +247,23 @@ std::optional<Checkpoint<Real>> RunFile::read_checkpoint() const {
   p.mass = read_exact<Real>(g.id(), "mass");
   if (h5::exists(g.id(), "softening")) p.softening = read_exact<Real>(g.id(), "softening");
   p.id = h5::read_dataset<std::uint64_t>(g.id(), "id");
-  c.clock.base = h5::read_attribute(g.id(), "clock_base").reals.at(0);
-  c.clock.since_base = h5::read_attribute(g.id(), "clock_since_base").integer;
+  c.clock.t = h5::read_attribute(g.id(), "time").reals.at(0);
+  c.clock.t_error = h5::read_attribute(g.id(), "time_error").reals.at(0);
   c.clock.steps = h5::read_attribute(g.id(), "steps").integer;
   c.clock.dt = h5::read_attribute(g.id(), "dt").reals.at(0);
   c.next_snapshot = h5::read_attribute(g.id(), "next_snapshot").integer;
+  h5::Handle stepper = h5::open_group(g.id(), "stepper");
+  h5::Handle arrays = h5::open_group(stepper.id(), "arrays");
+  for (const auto& name : h5::child_names(arrays.id()))
+    c.stepper.set_array(name, read_exact<Real>(arrays.id(), name));
+  h5::Handle scalars = h5::open_group(stepper.id(), "scalars");
+  for (const auto& name : h5::child_names(scalars.id())) {
+    const auto value = read_exact<Real>(scalars.id(), name);
+    if (value.size() != 1)
+      throw InputError(fmt::format("checkpoint: stepper scalar '{}' holds {} values", name,
+                                   value.size()));
+    c.stepper.set_scalar(name, value[0]);
+  }
   return c;
 }
 

@@ -42,6 +42,10 @@ std::vector<ParamField<J>> make_fields() {
                          &J::t_end, RealRule::Finite));
   f.push_back(integer_field("every", "steps between snapshots (default: about 100 per run)",
                             &J::every, 1, std::numeric_limits<std::int64_t>::max()));
+  f.push_back(real_field("every-time",
+                         "time between snapshots, taken at its multiples (the step before one is "
+                         "shortened to land on it); replaces --every",
+                         &J::every_time, RealRule::Positive));
   f.push_back(integer_field("checkpoint-every",
                             "steps between checkpoints (default: at every snapshot)",
                             &J::checkpoint_every, 1, std::numeric_limits<std::int64_t>::max()));

@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The run loop of `orrery sim`: steps, snapshots, checkpoints, the non-finite check, progress.
+//
+// Where the steps go: regular steps of the clock's dt toward the next target — the next output
+// time k·T (with an output interval T) or t_end, whichever comes first — and the step that would
+// reach or pass a target shortened to land on it exactly (a regular step that ends within
+// rounding of it lands too). Output times are products k·T, never sums, so they do not depend on
+// the path to them, and the next one is found from the clock's time alone: a resumed run needs
+// no more than its clock to continue the schedule.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -14,28 +21,70 @@ namespace orrery {
 
 namespace {
 
+// Rejections in a row after which a run stops: a stepper that cannot find an acceptable step
+// from its own suggestions this many times has failed, not hit a hard patch.
+constexpr int kMaxRejectionsInARow = 64;
+
 std::string where_nonfinite(const NonFinite& bad, const SimClock& clock) {
   return fmt::format("the state became non-finite at step {} (t = {}): particle {} (id {}) has "
                      "{} component {}",
                      clock.steps, clock.time(), bad.particle, bad.id, bad.what, bad.value);
 }
 
+struct Schedule {
+  double t_end;
+  double every_time;  // output interval T; 0: none
+  double slack;       // times closer than this are one time (rounding of t_end and dt)
+
+  // The first output time after t (by more than the slack), or t_end.
+  double next_target(double t) const {
+    if (every_time <= 0) return t_end;
+    double k = std::floor((t + slack) / every_time) + 1;
+    while (k * every_time <= t + slack) ++k;
+    while (k > 1 && (k - 1) * every_time > t + slack) --k;
+    const double out = k * every_time;
+    return out < t_end - slack ? out : t_end;
+  }
+  bool finished(const SimClock& c) const { return c.remaining(t_end) <= slack; }
+};
+
+struct Move {
+  double h;
+  bool lands;     // the step ends on `target`
+  double target;
+};
+
+Move next_move(const SimClock& c, const Schedule& s) {
+  const double target = s.next_target(c.time());
+  const double r = c.remaining(target);
+  if (r > c.dt + s.slack) return {c.dt, false, target};
+  if (r >= c.dt - s.slack) return {c.dt, true, target};
+  return {r, true, target};
+}
+
+// The steps from `clock` to the end, when every step is accepted as asked.
+std::int64_t planned_steps(SimClock c, const Schedule& s) {
+  std::int64_t n = 0;
+  while (!s.finished(c)) {
+    const Move m = next_move(c, s);
+    if (m.lands)
+      c.land(m.target);
+    else
+      c.advance(m.h);
+    ++n;
+  }
+  return n;
+}
+
 }  // namespace
 
 template <class Real>
 SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& initial,
-                    std::int64_t next_snapshot, double t_end, std::int64_t every,
-                    std::int64_t checkpoint_every, std::int64_t stop_after,
+                    std::int64_t next_snapshot, const SimCadence& cadence,
                     const SimObserver& observer) {
-  const double dt = sim.clock().dt;
-  // Regular steps while they do not pass t_end (within a rounding of t_end itself), then one
-  // shortened step onto it.
-  const double slack = 1e-12 * std::max(std::abs(t_end), dt);
-  auto regular_left = [&] { return sim.clock().time() + dt <= t_end + slack; };
-  const double remaining = t_end - sim.clock().time();
-  const auto regular = static_cast<std::int64_t>(std::floor((remaining + slack) / dt));
-  const std::int64_t planned =
-      regular + (remaining - static_cast<double>(regular) * dt > slack ? 1 : 0);
+  const Schedule schedule{cadence.t_end, cadence.every_time,
+                          1e-12 * std::max(std::abs(cadence.t_end), sim.clock().dt)};
+  const std::int64_t planned = planned_steps(sim.clock(), schedule);
   const std::int64_t start_steps = sim.clock().steps;
   const auto t0 = std::chrono::steady_clock::now();
 
@@ -47,20 +96,23 @@ SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& ini
     ++next_snapshot;
   };
   auto checkpoint = [&]() {
-    file.write_checkpoint(Checkpoint<Real>{sim.particles(), sim.clock(), next_snapshot});
+    file.write_checkpoint(
+        Checkpoint<Real>{sim.particles(), sim.clock(), sim.stepper_state(), next_snapshot});
   };
 
   SimOutcome outcome;
-  bool landed = false;
-  while (!landed) {
-    if (regular_left()) {
-      sim.step();
-    } else if (t_end - sim.clock().time() > slack) {
-      sim.step_to(t_end);
-      landed = true;
-    } else {
-      break;
+  int rejected = 0;
+  while (!schedule.finished(sim.clock())) {
+    const Move move = next_move(sim.clock(), schedule);
+    const StepReport<Real> report =
+        move.lands ? sim.step_onto(move.target, move.h) : sim.step(move.h);
+    if (!report.accepted) {
+      if (++rejected == kMaxRejectionsInARow)
+        throw RunError(fmt::format("the integrator rejected {} steps in a row at t = {}",
+                                   rejected, sim.clock().time()));
+      continue;
     }
+    rejected = 0;
     if (auto bad = sim.first_nonfinite()) {
       std::string last = "none";
       const auto kept = file.snapshots();
@@ -70,10 +122,10 @@ SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& ini
     }
     const std::int64_t s = sim.clock().steps;
     ++outcome.steps;
-    if (!regular_left() && t_end - sim.clock().time() <= slack) landed = true;
-    if (s % every == 0 || landed) snapshot();
-    const bool stopping = stop_after > 0 && outcome.steps >= stop_after && !landed;
-    if (s % checkpoint_every == 0 || landed || stopping) checkpoint();
+    const bool at_end = schedule.finished(sim.clock());
+    if ((cadence.every > 0 && s % cadence.every == 0) || move.lands || at_end) snapshot();
+    const bool stopping = cadence.stop_after > 0 && outcome.steps >= cadence.stop_after && !at_end;
+    if (s % cadence.checkpoint_every == 0 || at_end || stopping) checkpoint();
     if (observer.progress) {
       SimProgress p;
       p.steps_done = s - start_steps;
@@ -92,13 +144,10 @@ SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& ini
 }
 
 template SimOutcome run_loop<float>(Simulation<float>&, RunFile&, const Diagnostics&, std::int64_t,
-                                    double, std::int64_t, std::int64_t, std::int64_t,
-                                    const SimObserver&);
+                                    const SimCadence&, const SimObserver&);
 template SimOutcome run_loop<double>(Simulation<double>&, RunFile&, const Diagnostics&,
-                                     std::int64_t, double, std::int64_t, std::int64_t,
-                                     std::int64_t, const SimObserver&);
+                                     std::int64_t, const SimCadence&, const SimObserver&);
 template SimOutcome run_loop<float128>(Simulation<float128>&, RunFile&, const Diagnostics&,
-                                       std::int64_t, double, std::int64_t, std::int64_t,
-                                       std::int64_t, const SimObserver&);
+                                       std::int64_t, const SimCadence&, const SimObserver&);
 
 }  // namespace orrery

@@ -55,7 +55,16 @@ void describe_run(hid_t root, const SimJob& job, const Plan& plan) {
 
 
 template <class Real>
-SimOutcome start(const SimJob& job, const Plan& plan, const SimObserver& observer) {
+SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& observer) {
+  // Snapshots fall either every k steps or every T in time: --every-time turns the count off.
+  if (job.every_time != 0 && !(job.every_time > 0 && std::isfinite(job.every_time)))
+    throw ParameterError("--every-time", fmt::format("{}", job.every_time),
+                         "a finite time > 0");
+  if (job.every_time > 0 && job.every > 0)
+    throw ParameterError("--every-time", fmt::format("{}", job.every_time),
+                         "no --every with it (snapshots fall every k steps or every T in time)");
+  Plan plan = given_plan;
+  if (job.every_time > 0) plan.every = 0;
   EngineOptions eo;
   eo.g = plan.ic.g;
   eo.softening = plan.ic.softening;
@@ -65,13 +74,17 @@ SimOutcome start(const SimJob& job, const Plan& plan, const SimObserver& observe
   Simulation<Real> sim(convert_particles<Real>(plan.ic.particles), make_force_engine<Real>(job.engine, eo),
                        make_array_stepper<Real>(job.integrator), clock);
   const Diagnostics initial = sim.diagnostics();
-  RunFile::create(job.out, [&](hid_t root) { describe_run(root, job, plan); }, initial);
+  RunFile::create(job.out, [&](hid_t root) {
+    describe_run(root, job, plan);
+    h5::write_attribute(root, "every-time", job.every_time);
+  }, initial);
   RunFile file(job.out);
   file.write_snapshot(0, sim.particles(), sim.clock(), initial, Drift{});
   if (observer.snapshot) observer.snapshot(0, initial, Drift{});
-  file.write_checkpoint(Checkpoint<Real>{sim.particles(), sim.clock(), 1});
-  return run_loop(sim, file, initial, 1, plan.t_end, plan.every, plan.checkpoint_every,
-                  job.stop_after, observer);
+  file.write_checkpoint(Checkpoint<Real>{sim.particles(), sim.clock(), sim.stepper_state(), 1});
+  const SimCadence cadence{plan.t_end, plan.every, job.every_time, plan.checkpoint_every,
+                           job.stop_after};
+  return run_loop(sim, file, initial, 1, cadence, observer);
 }
 
 template <class Real>
@@ -83,9 +96,24 @@ SimOutcome resume(const SimJob& job, RunFile& file, const Plan& plan, const SimO
     throw ParameterError("--t-end", fmt::format("{}", plan.t_end),
                          fmt::format("a time after the checkpoint's t = {}",
                                      checkpoint->clock.time()));
+  // The output cadence kept unless given again: a new --every-time or --every replaces the other.
+  if (job.every_time != 0 && !(job.every_time > 0 && std::isfinite(job.every_time)))
+    throw ParameterError("--every-time", fmt::format("{}", job.every_time),
+                         "a finite time > 0");
+  if (job.every_time > 0 && job.every > 0)
+    throw ParameterError("--every-time", fmt::format("{}", job.every_time),
+                         "no --every with it (snapshots fall every k steps or every T in time)");
+  const double stored_every_time = h5::has_attribute(file.root(), "every-time")
+                                       ? h5::read_attribute(file.root(), "every-time").reals.at(0)
+                                       : 0.0;
+  const double every_time = job.every_time > 0 ? job.every_time
+                            : job.every > 0    ? 0.0
+                                               : stored_every_time;
+  const std::int64_t every = every_time > 0 ? 0 : plan.every;
   file.remove_snapshots_from(checkpoint->next_snapshot);
   h5::write_attribute(file.root(), "t-end", plan.t_end);
-  h5::write_attribute(file.root(), "every", plan.every);
+  h5::write_attribute(file.root(), "every", every);
+  h5::write_attribute(file.root(), "every-time", every_time);
   h5::write_attribute(file.root(), "checkpoint-every", plan.checkpoint_every);
   EngineOptions eo;
   eo.g = h5::read_attribute(file.root(), "G").reals.at(0);
@@ -93,8 +121,10 @@ SimOutcome resume(const SimJob& job, RunFile& file, const Plan& plan, const SimO
   eo.threads = static_cast<int>(job.threads);
   Simulation<Real> sim(std::move(checkpoint->particles), make_force_engine<Real>(job.engine, eo),
                        make_array_stepper<Real>(job.integrator), checkpoint->clock);
-  return run_loop(sim, file, file.initial_diagnostics(), checkpoint->next_snapshot, plan.t_end,
-                  plan.every, plan.checkpoint_every, job.stop_after, observer);
+  sim.load_stepper_state(checkpoint->stepper);
+  const SimCadence cadence{plan.t_end, every, every_time, plan.checkpoint_every, job.stop_after};
+  return run_loop(sim, file, file.initial_diagnostics(), checkpoint->next_snapshot, cadence,
+                  observer);
 }
 
 template <class F>

@@ -16,13 +16,23 @@ namespace orrery {
 // checkpoint-every).
 bool is_resumed_sim_setting(const std::string& name);
 
-// Steps `sim` to t_end, writing a snapshot every `every` steps (and at the end) and a checkpoint
-// every `checkpoint_every` (and at the end, and when stopping after `stop_after` steps).
+// When a run ends and writes: snapshots every `every` steps and/or at the multiples of
+// `every_time` (the step before one is shortened to land on it), and at t_end; checkpoints every
+// `checkpoint_every` steps, at t_end, and when stopping after `stop_after` steps of this
+// invocation (0: no stop).
+struct SimCadence {
+  double t_end = 0.0;
+  std::int64_t every = 0;        // 0: no snapshots by step count
+  double every_time = 0.0;       // 0: no snapshots by time
+  std::int64_t checkpoint_every = 1;
+  std::int64_t stop_after = 0;
+};
+
+// Steps `sim` to cadence.t_end, writing snapshots and checkpoints as `cadence` says.
 // Instantiated for float, double and float128.
 template <class Real>
 SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& initial,
-                    std::int64_t next_snapshot, double t_end, std::int64_t every,
-                    std::int64_t checkpoint_every, std::int64_t stop_after,
+                    std::int64_t next_snapshot, const SimCadence& cadence,
                     const SimObserver& observer);
 
 }  // namespace orrery

@@ -158,8 +158,8 @@ double potential_energy(const Particles<Real>& p, ForceEngine<Real>& engine) {
   std::copy(p.x.begin(), p.x.end(), host.begin());
   std::copy(p.y.begin(), p.y.end(), host.begin() + static_cast<std::ptrdiff_t>(n));
   std::copy(p.z.begin(), p.z.end(), host.begin() + static_cast<std::ptrdiff_t>(2 * n));
-  DeviceBuffer<Real> x = engine.allocate(3 * n);
-  engine.copy_to_device(host, x);
+  DeviceBuffer<Real> x = engine.device().allocate(3 * n);
+  engine.device().copy_to_device(host, x);
   engine.set_bodies(p.mass, p.softening);
   return engine.potential_energy(x);
 }

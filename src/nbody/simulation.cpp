@@ -35,31 +35,54 @@ Simulation<Real>::Simulation(Particles<Real> particles, std::unique_ptr<ForceEng
       clock_(clock) {
   const std::size_t n = particles_.size();
   engine_->set_bodies(particles_.mass, particles_.softening);
-  x_ = engine_->allocate(3 * n);
-  v_ = engine_->allocate(3 * n);
+  ArrayDevice<Real>& device = engine_->device();
+  x_ = device.allocate(3 * n);
+  v_ = device.allocate(3 * n);
   to_layout(particles_.x, particles_.y, particles_.z, scratch_);
-  engine_->copy_to_device(scratch_, x_);
+  device.copy_to_device(scratch_, x_);
   to_layout(particles_.vx, particles_.vy, particles_.vz, scratch_);
-  engine_->copy_to_device(scratch_, v_);
-  stepper_->reset();
+  device.copy_to_device(scratch_, v_);
+  stepper_->clear();
 }
 
 template <class Real>
-void Simulation<Real>::step() {
-  stepper_->step(*engine_, x_, v_, static_cast<Real>(clock_.dt));
-  ++clock_.since_base;
-  ++clock_.steps;
-  host_current_ = false;
+StepReport<Real> Simulation<Real>::take(double h) {
+  const Real step = static_cast<Real>(h);
+  const StepReport<Real> report = stepper_->step(*engine_, x_, v_, step);
+  // The stepper's suggestion becomes the clock's dt after a regular step or a rejection (not
+  // after a step shortened onto an output time), and only where it differs from the step given:
+  // a fixed-step method suggests h itself, in fp32 float(h) ≠ h, and the clock keeps its dt.
+  const bool regular = h == clock_.dt;
+  if (report.next != step && (regular || !report.accepted))
+    clock_.dt = static_cast<double>(report.next);
+  if (report.accepted) host_current_ = false;
+  return report;
 }
 
 template <class Real>
-void Simulation<Real>::step_to(double time) {
-  const double h = time - clock_.time();
-  stepper_->step(*engine_, x_, v_, static_cast<Real>(h));
-  clock_.base = time;
-  clock_.since_base = 0;
-  ++clock_.steps;
-  host_current_ = false;
+StepReport<Real> Simulation<Real>::step(double h) {
+  const StepReport<Real> report = take(h);
+  if (report.accepted) clock_.advance(h);
+  return report;
+}
+
+template <class Real>
+StepReport<Real> Simulation<Real>::step_onto(double time, double h) {
+  const StepReport<Real> report = take(h);
+  if (report.accepted) clock_.land(time);
+  return report;
+}
+
+template <class Real>
+StepperState<Real> Simulation<Real>::stepper_state() {
+  StepperState<Real> state;
+  stepper_->save(*engine_, state);
+  return state;
+}
+
+template <class Real>
+void Simulation<Real>::load_stepper_state(const StepperState<Real>& state) {
+  stepper_->load(*engine_, state);
 }
 
 template <class Real>
@@ -72,9 +95,9 @@ void Simulation<Real>::download() {
     std::copy(scratch_.begin() + n, scratch_.begin() + 2 * n, b.begin());
     std::copy(scratch_.begin() + 2 * n, scratch_.end(), c.begin());
   };
-  engine_->copy_to_host(x_, scratch_);
+  engine_->device().copy_to_host(x_, scratch_);
   split(particles_.x, particles_.y, particles_.z);
-  engine_->copy_to_host(v_, scratch_);
+  engine_->device().copy_to_host(v_, scratch_);
   split(particles_.vx, particles_.vy, particles_.vz);
   host_current_ = true;
 }

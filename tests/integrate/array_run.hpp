@@ -25,18 +25,21 @@ class ArrayRun {
                                     .cpu_kernel = std::move(cpu_kernel)})),
         stepper_(make_array_stepper<Real>(integrator)) {
     engine_->set_bodies(std::vector<Real>(mass, mass + N), {});
-    x_ = engine_->allocate(3 * N);
-    v_ = engine_->allocate(3 * N);
+    x_ = engine_->device().allocate(3 * N);
+    v_ = engine_->device().allocate(3 * N);
     set_state(s);
   }
 
   void step(Real h) { stepper_->step(*engine_, x_, v_, h); }
-  // A step through another engine that shares this one's memory (a wrapper around it).
-  void step(ForceEngine<Real>& engine, Real h) { stepper_->step(engine, x_, v_, h); }
+  // A step through another system that shares this engine's device (a wrapper around it).
+  void step(SecondOrderSystem<Real>& system, Real h) { stepper_->step(system, x_, v_, h); }
   ArrayStepper<Real>& stepper() { return *stepper_; }
+  DeviceBuffer<Real>& x() { return x_; }
+  DeviceBuffer<Real>& v() { return v_; }
   ForceEngine<Real>& engine() { return *engine_; }
 
-  // Replaces the state, as a resume from a checkpoint does (the stepper is told by reset()).
+  // Replaces the state, as a resume from a checkpoint does (the stepper is told by load() or
+  // clear()).
   void set_state(const BodyState<Real, N>& s) {
     std::vector<Real> x(3 * N), v(3 * N);
     for (int n = 0; n < N; ++n)
@@ -44,14 +47,14 @@ class ArrayRun {
         x[axis * N + n] = component(s.x[n], axis);
         v[axis * N + n] = component(s.v[n], axis);
       }
-    engine_->copy_to_device(x, x_);
-    engine_->copy_to_device(v, v_);
+    engine_->device().copy_to_device(x, x_);
+    engine_->device().copy_to_device(v, v_);
   }
 
   BodyState<Real, N> state() const {
     std::vector<Real> x(3 * N), v(3 * N);
-    engine_->copy_to_host(x_, x);
-    engine_->copy_to_host(v_, v);
+    engine_->device().copy_to_host(x_, x);
+    engine_->device().copy_to_host(v_, v);
     BodyState<Real, N> s;
     for (int n = 0; n < N; ++n)
       for (int axis = 0; axis < 3; ++axis) {

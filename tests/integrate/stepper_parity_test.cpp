@@ -5,7 +5,7 @@
 // and with G = 1, ε = 0 and masses that are powers of two the remaining differences vanish:
 // the engine forms m_j/(r²√r²) and applies G after the sum, PairwiseGravity forms
 // (G m_j)·(1/(r²√r²)); with G = 1 and m_j = 2^k both are the same scaling of one rounded value.
-// Also: first-same-as-last caching gives the same bits as recomputing (reset, resume).
+// Also: a stepper's saved state resumes a run bit for bit, and a loaded state is the one used.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +13,7 @@
 #include <string>
 
 #include "array_run.hpp"
+#include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/physics/pairwise_gravity.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
@@ -39,6 +40,23 @@ template <class Real, int N>
 void expect_same_bits(const BodyState<Real, N>& a, const BodyState<Real, N>& b,
                       const std::string& what) {
   EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0) << what;
+}
+
+template <class Real>
+void expect_same_state(const StepperState<Real>& a, const StepperState<Real>& b,
+                       const std::string& what) {
+  ASSERT_EQ(a.arrays().size(), b.arrays().size()) << what;
+  ASSERT_EQ(a.scalars().size(), b.scalars().size()) << what;
+  for (std::size_t i = 0; i < a.arrays().size(); ++i) {
+    EXPECT_EQ(a.arrays()[i].name, b.arrays()[i].name) << what;
+    ASSERT_EQ(a.arrays()[i].values.size(), b.arrays()[i].values.size()) << what;
+    EXPECT_EQ(std::memcmp(a.arrays()[i].values.data(), b.arrays()[i].values.data(),
+                          a.arrays()[i].values.size() * sizeof(Real)), 0) << what;
+  }
+  for (std::size_t i = 0; i < a.scalars().size(); ++i) {
+    EXPECT_EQ(a.scalars()[i].name, b.scalars()[i].name) << what;
+    EXPECT_EQ(std::memcmp(&a.scalars()[i].value, &b.scalars()[i].value, sizeof(Real)), 0) << what;
+  }
 }
 
 template <class Real>
@@ -101,33 +119,96 @@ TEST(StepperParity, GeneralMassesAgreeToRounding) {
   }
 }
 
-// A run with reset() before every step, and a run resumed from its state half way on a fresh
-// engine and stepper (a checkpoint), give the bits of an uninterrupted run.
-TEST(StepperParity, ResetAndResumeGiveTheSameBits) {
+// A run resumed half way on a fresh engine and stepper, from the state and the stepper's saved
+// state (a checkpoint), gives the bits of an uninterrupted run; so does one whose stepper is
+// cleared before every step (for these methods the state is a(x), a function of x alone).
+TEST(StepperParity, ClearAndResumeGiveTheSameBits) {
   const double mass[3] = {1, 0.5, 2};
   const double h = 0.01;
   for (const std::string& name : integrator_names()) {
     test::ArrayRun<double, 3> plain(name, three_bodies<double>(), mass);
-    test::ArrayRun<double, 3> with_reset(name, three_bodies<double>(), mass);
+    test::ArrayRun<double, 3> with_clear(name, three_bodies<double>(), mass);
     test::ArrayRun<double, 3> first_half(name, three_bodies<double>(), mass);
     for (int i = 0; i < kSteps; ++i) {
       plain.step(h);
-      with_reset.stepper().reset();
-      with_reset.step(h);
+      with_clear.stepper().clear();
+      with_clear.step(h);
       if (i < kSteps / 2) first_half.step(h);
     }
+    StepperState<double> saved;
+    first_half.stepper().save(first_half.engine(), saved);
     test::ArrayRun<double, 3> resumed(name, first_half.state(), mass);
+    resumed.stepper().load(resumed.engine(), saved);
+    StepperState<double> reloaded;
+    resumed.stepper().save(resumed.engine(), reloaded);
+    expect_same_state(reloaded, saved, name + " saved state round trip");
     for (int i = kSteps / 2; i < kSteps; ++i) resumed.step(h);
-    expect_same_bits(with_reset.state(), plain.state(), name + " with reset");
+    expect_same_bits(with_clear.state(), plain.state(), name + " with clear");
     expect_same_bits(resumed.state(), plain.state(), name + " resumed");
-    // A state replaced from outside, announced by reset(), continues as a fresh run from it:
+    // A state replaced from outside, announced by clear(), continues as a fresh run from it:
     // the kept a(x) of the old state is not used.
     plain.set_state(three_bodies<double>());
-    plain.stepper().reset();
+    plain.stepper().clear();
     test::ArrayRun<double, 3> fresh(name, three_bodies<double>(), mass);
     plain.step(h);
     fresh.step(h);
-    expect_same_bits(plain.state(), fresh.state(), name + " after reset");
+    expect_same_bits(plain.state(), fresh.state(), name + " after clear");
+  }
+}
+
+// The loaded state is the one used: kept accelerations that differ from a(x) change the next
+// kick (a stepper that ignored load() and recomputed a(x) would fail this).
+TEST(StepperParity, ALoadedStateIsUsed) {
+  const double mass[3] = {1, 0.5, 2};
+  const double h = 0.01;
+  for (const char* name : {"leapfrog", "yoshida4"}) {
+    test::ArrayRun<double, 3> run(name, three_bodies<double>(), mass);
+    run.step(h);
+    StepperState<double> saved;
+    run.stepper().save(run.engine(), saved);
+    const std::vector<double>* a = saved.find_array("accelerations");
+    ASSERT_NE(a, nullptr) << name << ": a kick-ending table keeps a(x)";
+    StepperState<double> doubled = saved;
+    std::vector<double> twice = *a;
+    for (double& value : twice) value *= 2;
+    doubled.set_array("accelerations", twice);
+
+    test::ArrayRun<double, 3> faithful(name, run.state(), mass);
+    faithful.stepper().load(faithful.engine(), saved);
+    test::ArrayRun<double, 3> altered(name, run.state(), mass);
+    altered.stepper().load(altered.engine(), doubled);
+    run.step(h);
+    faithful.step(h);
+    altered.step(h);
+    expect_same_bits(faithful.state(), run.state(), std::string(name) + " faithful");
+    const BodyState<double, 3> f = faithful.state(), g = altered.state();
+    EXPECT_NE(std::memcmp(&f, &g, sizeof f), 0) << name << ": the loaded a(x) was not used";
+  }
+}
+
+// A state another stepper saved is refused, not silently misread.
+TEST(StepperParity, LoadRefusesAForeignState) {
+  const double mass[3] = {1, 0.5, 2};
+  test::ArrayRun<double, 3> leapfrog("leapfrog", three_bodies<double>(), mass);
+  leapfrog.step(0.01);
+  StepperState<double> kept;
+  leapfrog.stepper().save(leapfrog.engine(), kept);
+  test::ArrayRun<double, 3> rk4("rk4", three_bodies<double>(), mass);
+  EXPECT_THROW(rk4.stepper().load(rk4.engine(), kept), InputError);
+  StepperState<double> empty;
+  EXPECT_THROW(leapfrog.stepper().load(leapfrog.engine(), empty), InputError);
+}
+
+// A fixed-step method reports every step accepted, of the size asked, with no error estimate.
+TEST(StepperParity, FixedStepReports) {
+  const double mass[3] = {1, 0.5, 2};
+  for (const std::string& name : integrator_names()) {
+    test::ArrayRun<double, 3> run(name, three_bodies<double>(), mass);
+    const StepReport<double> r = run.stepper().step(run.engine(), run.x(), run.v(), 0.01);
+    EXPECT_TRUE(r.accepted) << name;
+    EXPECT_EQ(r.taken, 0.01) << name;
+    EXPECT_EQ(r.next, 0.01) << name;
+    EXPECT_FALSE(r.error.has_value()) << name;
   }
 }
 
@@ -150,41 +231,19 @@ TEST(StepperParity, KeptAccelerationsGiveTheSameBits) {
 }
 
 // Counts the force evaluations an array stepper asks for.
-class CountingEngine final : public ForceEngine<double> {
+class CountingSystem final : public SecondOrderSystem<double> {
  public:
-  explicit CountingEngine(ForceEngine<double>& inner) : inner_(inner) {}
+  explicit CountingSystem(SecondOrderSystem<double>& inner) : inner_(inner) {}
   int evaluations = 0;
 
-  std::string name() const override { return inner_.name(); }
-  std::string device_name() const override { return inner_.device_name(); }
-  DeviceBuffer<double> allocate(std::size_t n) override { return inner_.allocate(n); }
-  void copy_to_device(std::span<const double> host, DeviceBuffer<double>& dst) override {
-    inner_.copy_to_device(host, dst);
-  }
-  void copy_to_host(const DeviceBuffer<double>& src, std::span<double> host) override {
-    inner_.copy_to_host(src, host);
-  }
-  void copy(const DeviceBuffer<double>& src, DeviceBuffer<double>& dst) override {
-    inner_.copy(src, dst);
-  }
-  void combine(DeviceBuffer<double>& out, const DeviceBuffer<double>& y, double h,
-               std::span<const double> c,
-               std::span<const DeviceBuffer<double>* const> k) override {
-    inner_.combine(out, y, h, c, k);
-  }
-  void set_bodies(std::span<const double> mass, std::span<const double> softening) override {
-    inner_.set_bodies(mass, softening);
-  }
+  ArrayDevice<double>& device() override { return inner_.device(); }
   void accelerations(const DeviceBuffer<double>& x, DeviceBuffer<double>& a) override {
     ++evaluations;
     inner_.accelerations(x, a);
   }
-  double potential_energy(const DeviceBuffer<double>& x) override {
-    return inner_.potential_energy(x);
-  }
 
  private:
-  ForceEngine<double>& inner_;
+  SecondOrderSystem<double>& inner_;
 };
 
 // The registry's "force evaluations per step" is what the array stepper does once steps follow
@@ -193,7 +252,7 @@ TEST(StepperParity, ForceEvaluationsPerStepMatchTheRegistry) {
   const double mass[3] = {1, 0.5, 2};
   for (const IntegratorInfo& info : integrators()) {
     test::ArrayRun<double, 3> run(info.name, three_bodies<double>(), mass);
-    CountingEngine counting(run.engine());
+    CountingSystem counting(run.engine());
     run.step(counting, 0.01);
     const int first = counting.evaluations;
     for (int i = 0; i < 10; ++i) run.step(counting, 0.01);

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
-// `orrery sim`'s run loop: snapshots, checkpoints, bit-identical resume, landing on t_end, and a
-// state that turns non-finite.
+// `orrery sim`'s run loop: snapshots by step count and by time, checkpoints, bit-identical
+// resume, landing on t_end and on output times, and a state that turns non-finite.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "orrery/core/error.hpp"
+#include "orrery/core/float128.hpp"
+#include "orrery/nbody/engines.hpp"
+#include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/io/hdf5_file.hpp"
 #include "orrery/io/run_file.hpp"
 #include "orrery/jobs/sim_job.hpp"
@@ -80,26 +84,78 @@ TEST(SimRun, WritesSnapshotsWithTheDocumentedLayoutAndLandsOnTEnd) {
   EXPECT_EQ(h5::read_attribute(last.id(), "momentum").reals.size(), 3u);
 }
 
+// Snapshots by time: at the multiples of T, landed on exactly (1/64 does not divide 0.1, so the
+// step before each is shortened), and at t_end.
+TEST(SimRun, SnapshotsAtOutputTimesLandExactly) {
+  test::TempDir dir;
+  SimJob job = small_plummer(dir / "run.h5", "leapfrog", SimPrecision::fp64);
+  job.every = 0;
+  job.every_time = 0.1;
+  const SimOutcome o = run_simulation(job);
+  EXPECT_EQ(o.time, 1.3);
+  h5::Handle f = h5::open_file((dir / "run.h5").string());
+  h5::Handle snaps = h5::open_group(f.id(), "snapshots");
+  const auto names = h5::child_names(snaps.id());
+  ASSERT_EQ(names.size(), 14u);  // t = 0, 0.1, ..., 1.2, and t_end = 1.3 (≈ 13 × 0.1)
+  for (std::size_t k = 0; k + 1 < names.size(); ++k) {
+    h5::Handle g = h5::open_group(snaps.id(), names[k]);
+    EXPECT_EQ(h5::read_attribute(g.id(), "time").reals.at(0), static_cast<double>(k) * 0.1) << k;
+  }
+  h5::Handle last = h5::open_group(snaps.id(), names.back());
+  EXPECT_EQ(h5::read_attribute(last.id(), "time").reals.at(0), 1.3);
+  // Steps restart from each output time: every interval of 0.1 is 6 steps of 1/64 and one
+  // shortened to 0.00625.
+  EXPECT_EQ(o.steps, 13 * 7);
+}
+
+TEST(SimRun, RefusesEveryTimeWithEvery) {
+  test::TempDir dir;
+  SimJob job = small_plummer(dir / "run.h5", "leapfrog", SimPrecision::fp64);
+  job.every_time = 0.1;  // with every = 10
+  EXPECT_THROW(run_simulation(job), ParameterError);
+  job.every = 0;
+  job.every_time = -1;
+  EXPECT_THROW(run_simulation(job), ParameterError);
+  EXPECT_FALSE(std::filesystem::exists(dir / "run.h5"));
+}
+
+// Every integrator of the registry in every precision, with snapshots by step count or by time
+// (shortened steps before each output time): stopped and resumed equals uninterrupted, bit for
+// bit.
 class SimResume
-    : public ::testing::TestWithParam<std::tuple<std::string, SimPrecision, std::int64_t>> {};
+    : public ::testing::TestWithParam<std::tuple<std::string, SimPrecision, bool>> {};
 
 TEST_P(SimResume, IsBitIdenticalToAnUninterruptedRun) {
-  const auto& [integrator, precision, stop_after] = GetParam();
+  const auto& [integrator, precision, by_time] = GetParam();
   test::TempDir dir;
-  run_simulation(small_plummer(dir / "whole.h5", integrator, precision));
+  auto job = [&](const std::filesystem::path& out) {
+    SimJob j = small_plummer(out, integrator, precision);
+    j.scene_settings = {{"n", ParamValue{std::int64_t{16}}}, {"seed", ParamValue{std::int64_t{7}}}};
+    if (by_time) {
+      j.every = 0;
+      j.every_time = 0.1;
+    }
+    return j;
+  };
+  run_simulation(job(dir / "whole.h5"));
 
-  SimJob first = small_plummer(dir / "split.h5", integrator, precision);
-  first.stop_after = stop_after;
-  const SimOutcome part = run_simulation(first);
-  ASSERT_TRUE(part.stopped_early);
+  // Stopped twice: after a regular step, and (by time) right after a shortened one.
+  SimJob first = job(dir / "split.h5");
+  first.stop_after = by_time ? 7 : 37;
+  ASSERT_TRUE(run_simulation(first).stopped_early);
+  SimJob second;
+  second.resume = true;
+  second.out = (dir / "split.h5").string();
+  second.stop_after = 23;
+  ASSERT_TRUE(run_simulation(second).stopped_early);
   SimJob rest;
   rest.resume = true;
   rest.out = (dir / "split.h5").string();
   rest.t_end = 1.3;
-  rest.every = 10;
+  if (!by_time) rest.every = 10;  // by time: the run's own cadence, kept from its file
   rest.checkpoint_every = 10;
   const SimOutcome done = run_simulation(rest);
-  EXPECT_DOUBLE_EQ(done.time, 1.3);
+  EXPECT_EQ(done.time, 1.3);
 
   const auto whole = snapshot_bytes(dir / "whole.h5");
   const auto split = snapshot_bytes(dir / "split.h5");
@@ -107,12 +163,96 @@ TEST_P(SimResume, IsBitIdenticalToAnUninterruptedRun) {
   for (std::size_t i = 0; i < whole.size(); ++i) ASSERT_EQ(whole[i], split[i]) << "item " << i;
 }
 
+std::string resume_case_name(
+    const ::testing::TestParamInfo<std::tuple<std::string, SimPrecision, bool>>& info) {
+  const auto& [integrator, precision, by_time] = info.param;
+  std::string name = integrator + (precision == SimPrecision::fp32   ? "_fp32"
+                                   : precision == SimPrecision::fp64 ? "_fp64"
+                                                                     : "_fp128");
+  name += by_time ? "_every_time" : "_every";
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Integrators, SimResume,
-    ::testing::Values(std::tuple{std::string("leapfrog"), SimPrecision::fp64, std::int64_t{37}},
-                      std::tuple{std::string("rk4"), SimPrecision::fp64, std::int64_t{20}},
-                      std::tuple{std::string("yoshida4"), SimPrecision::fp32, std::int64_t{41}},
-                      std::tuple{std::string("leapfrog"), SimPrecision::fp128, std::int64_t{13}}));
+    ::testing::Combine(::testing::ValuesIn(integrator_names()),
+                       ::testing::Values(SimPrecision::fp32, SimPrecision::fp64,
+                                         SimPrecision::fp128),
+                       ::testing::Bool()),
+    resume_case_name);
+
+// The checkpoint holds the stepper's own state exactly: for leapfrog, the kept a(x) of the
+// checkpoint's positions, bit for bit, in the run's precision.
+template <class Real>
+void expect_checkpoint_holds_kept_accelerations(SimPrecision precision) {
+  test::TempDir dir;
+  SimJob job = small_plummer(dir / "run.h5", "leapfrog", precision);
+  job.stop_after = 5;
+  run_simulation(job);
+  RunFile file(dir / "run.h5");
+  const auto c = file.read_checkpoint<Real>();
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->clock.steps, 5);
+  EXPECT_EQ(c->stepper.scalar("accelerations_current"), Real(1));
+  const std::vector<Real>* kept = c->stepper.find_array("accelerations");
+  ASSERT_NE(kept, nullptr);
+  const std::size_t n = c->particles.size();
+  ASSERT_EQ(kept->size(), 3 * n);
+
+  EngineOptions eo;
+  eo.g = h5::read_attribute(file.root(), "G").reals.at(0);
+  eo.softening = h5::read_attribute(file.root(), "softening").reals.at(0);
+  auto engine = make_force_engine<Real>("direct", eo);
+  engine->set_bodies(c->particles.mass, c->particles.softening);
+  std::vector<Real> x(3 * n), a(3 * n);
+  std::copy(c->particles.x.begin(), c->particles.x.end(), x.begin());
+  std::copy(c->particles.y.begin(), c->particles.y.end(), x.begin() + n);
+  std::copy(c->particles.z.begin(), c->particles.z.end(), x.begin() + 2 * n);
+  auto xd = engine->device().allocate(3 * n), ad = engine->device().allocate(3 * n);
+  engine->device().copy_to_device(x, xd);
+  engine->accelerations(xd, ad);
+  engine->device().copy_to_host(ad, a);
+  EXPECT_EQ(std::memcmp(a.data(), kept->data(), a.size() * sizeof(Real)), 0);
+}
+
+TEST(SimRun, CheckpointHoldsTheStepperStateExactly) {
+  expect_checkpoint_holds_kept_accelerations<float>(SimPrecision::fp32);
+  expect_checkpoint_holds_kept_accelerations<double>(SimPrecision::fp64);
+  expect_checkpoint_holds_kept_accelerations<float128>(SimPrecision::fp128);
+}
+
+// A resume continues from the stepper state in the checkpoint, not from a recomputation: with
+// the kept accelerations altered in the file, the resumed run departs from the uninterrupted
+// one (and with them intact it equals it: SimResume).
+TEST(SimRun, ResumeUsesTheCheckpointedStepperState) {
+  test::TempDir dir;
+  run_simulation(small_plummer(dir / "whole.h5", "leapfrog", SimPrecision::fp64));
+  SimJob first = small_plummer(dir / "split.h5", "leapfrog", SimPrecision::fp64);
+  first.stop_after = 37;
+  run_simulation(first);
+  {
+    RunFile f(dir / "split.h5");
+    auto c = f.read_checkpoint<double>();
+    ASSERT_TRUE(c.has_value());
+    std::vector<double> altered = *c->stepper.find_array("accelerations");
+    for (double& a : altered) a *= 2;
+    c->stepper.set_array("accelerations", altered);
+    f.write_checkpoint(*c);  // into both slots, so the altered one is the newest either way
+    f.write_checkpoint(*c);
+  }
+  SimJob rest;
+  rest.resume = true;
+  rest.out = (dir / "split.h5").string();
+  rest.every = 10;
+  rest.checkpoint_every = 10;
+  run_simulation(rest);
+  const auto whole = snapshot_bytes(dir / "whole.h5");
+  const auto split = snapshot_bytes(dir / "split.h5");
+  ASSERT_EQ(whole.size(), split.size());
+  EXPECT_NE(whole, split);
+}
 
 TEST(SimRun, ResumeAfterAKillStartsFromTheLastCheckpoint) {
   // A run stopped between checkpoints (as by a kill) has snapshots newer than its checkpoint;

@@ -100,14 +100,14 @@ Result<Real> run_direct(const System& sys, const std::string& kernel, int thread
   const std::size_t n = sys.n();
   const auto x = rounded<Real>(sys.x), m = rounded<Real>(sys.mass),
              eps = rounded<Real>(sys.softening);
-  auto xd = engine->allocate(3 * n);
-  auto ad = engine->allocate(3 * n);
-  engine->copy_to_device(x, xd);
+  auto xd = engine->device().allocate(3 * n);
+  auto ad = engine->device().allocate(3 * n);
+  engine->device().copy_to_device(x, xd);
   engine->set_bodies(m, eps);
   engine->accelerations(xd, ad);
   Result<Real> r;
   r.a.resize(3 * n);
-  engine->copy_to_host(ad, r.a);
+  engine->device().copy_to_host(ad, r.a);
   r.energy = engine->potential_energy(xd);
   return r;
 }

@@ -90,10 +90,10 @@ TEST(SceneDisk, CentripetalAccelerationMatchesGravity) {
     host[n + i] = p.y[i];
     host[2 * n + i] = p.z[i];
   }
-  auto x = engine->allocate(3 * n), a = engine->allocate(3 * n);
-  engine->copy_to_device(host, x);
+  auto x = engine->device().allocate(3 * n), a = engine->device().allocate(3 * n);
+  engine->device().copy_to_device(host, x);
   engine->accelerations(x, a);
-  engine->copy_to_host(a, host);
+  engine->device().copy_to_host(a, host);
   std::array<double, kRings> sum{};
   std::array<int, kRings> count{};
   for (std::size_t i = 1; i < n; ++i) {

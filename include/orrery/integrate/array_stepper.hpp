@@ -1,10 +1,24 @@
 // SPDX-License-Identifier: MIT
-// A time step of a large system x'' = a(x) whose state lives on a force engine's device.
+// A time step of a large system x'' = a(x) whose state lives on the system's device.
 // Each family (explicit Runge–Kutta, symplectic splitting, ...) has one generic array stepper
 // driven by the same coefficient tables as its register stepper.
+//
+// The contract:
+// - step() reports what it did (integrate/step_report.hpp); a rejected step leaves x, v and the
+//   stepper's own state exactly as they were.
+// - The stepper's own state (what it keeps between steps: accelerations for first-same-as-last,
+//   multistep history, a predictor) belongs to the x and v it last stepped. save() copies it to
+//   the host; load() puts a saved state back, after which the next step gives the bits the saving
+//   stepper's next step would have given. Whoever replaces x or v from outside calls load() with
+//   the state saved with them, or clear().
+// - clear() forgets the state: the next step starts the method afresh from x and v. For a method
+//   whose state is a function of x alone (kept a(x)) that gives the same bits as continuing; for
+//   one with history it does not, which is why checkpoints save the state instead.
 #pragma once
 
-#include "orrery/integrate/force_engine.hpp"
+#include "orrery/integrate/second_order_system.hpp"
+#include "orrery/integrate/step_report.hpp"
+#include "orrery/integrate/stepper_state.hpp"
 
 namespace orrery {
 
@@ -12,13 +26,15 @@ template <class Real>
 class ArrayStepper {
  public:
   virtual ~ArrayStepper() = default;
-  // Advances positions x and velocities v (3N arrays on the engine's device) by h.
-  virtual void step(ForceEngine<Real>& engine, DeviceBuffer<Real>& x, DeviceBuffer<Real>& v,
-                    Real h) = 0;
-  // Drops anything cached from earlier steps (accelerations of the current positions), after the
-  // state was changed from outside. A stepper must give the same bits with or without reset():
-  // that is what makes a resumed run equal an uninterrupted one.
-  virtual void reset() {}
+  // Tries to advance positions x and velocities v (3N arrays on the system's device) by h.
+  virtual StepReport<Real> step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
+                                DeviceBuffer<Real>& v, Real h) = 0;
+  // Replaces `state` with this stepper's own state (copied from the system's device).
+  virtual void save(SecondOrderSystem<Real>& system, StepperState<Real>& state) const = 0;
+  // Takes a state save() wrote (onto the system's device); throws InputError for one it cannot
+  // have written.
+  virtual void load(SecondOrderSystem<Real>& system, const StepperState<Real>& state) = 0;
+  virtual void clear() = 0;
 };
 
 }  // namespace orrery

@@ -10,9 +10,12 @@
 //                          time, step, energy, energy_kinetic, energy_potential, momentum,
 //                          angular_momentum and the other diagnostics with their drifts
 //   /checkpoints/a, /b     the state in the run's own precision (fp128 as 16 raw bytes per
-//                          value), the clock and the next snapshot number; two of them, written
-//                          alternately, each marked complete only after everything else is
-//                          written, so an interrupted checkpoint leaves the previous one intact
+//                          value); the clock (attributes time, time_error, steps, dt) and the
+//                          next snapshot number; the stepper's own state in the run's precision,
+//                          stepper/arrays/<name> and stepper/scalars/<name> (one value each);
+//                          two of them, written alternately, each marked complete only after
+//                          everything else is written, so an interrupted checkpoint leaves the
+//                          previous one intact
 //
 // The file is created whole (temporary file, then rename) with the parameters and the first
 // snapshot, then grown in place; every write ends with a flush.
@@ -25,16 +28,20 @@
 #include <vector>
 
 #include "orrery/core/particles.hpp"
+#include "orrery/integrate/stepper_state.hpp"
 #include "orrery/nbody/diagnostics.hpp"
 #include "orrery/nbody/simulation.hpp"
 #include "orrery/io/hdf5_file.hpp"
 
 namespace orrery {
 
+// Everything a run needs to continue bit for bit: the state, the clock, the stepper's own
+// state (integrate/stepper_state.hpp) and where the snapshots go on.
 template <class Real>
 struct Checkpoint {
   Particles<Real> particles;
   SimClock clock;
+  StepperState<Real> stepper;
   std::int64_t next_snapshot = 0;
 };
 

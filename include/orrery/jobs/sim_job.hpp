@@ -29,6 +29,7 @@ struct SimJob {
   double dt = 0.0;                                            // 0: the scene's
   double t_end = std::numeric_limits<double>::quiet_NaN();    // NaN: the scene's
   std::int64_t every = 0;             // steps between snapshots; 0: about 100 over the run
+  double every_time = 0.0;  // time between snapshots (at its multiples; replaces `every`); 0: none
   std::int64_t checkpoint_every = 0;  // steps between checkpoints; 0: at every snapshot
   SimPrecision precision = SimPrecision::fp64;
   std::int64_t threads = 0;  // 0: all cores

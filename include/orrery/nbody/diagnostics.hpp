@@ -23,7 +23,7 @@
 
 #include "orrery/core/particles.hpp"
 #include "orrery/core/vec3.hpp"
-#include "orrery/integrate/force_engine.hpp"
+#include "orrery/nbody/force_engine.hpp"
 
 namespace orrery {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "orrery/device/cpu/cpu_kernels.hpp"
-#include "orrery/integrate/force_engine.hpp"
+#include "orrery/nbody/force_engine.hpp"
 
 namespace orrery {
 

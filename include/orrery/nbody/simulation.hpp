@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 // One gravitating system being integrated: its state on a force engine's device, the array
-// stepper that advances it, and the clock. step() is the whole order of a step (the stepper
-// asks the engine for forces and updates the state in place); everything else — outputs,
-// checkpoints, diagnostics — reads the state between steps.
-//
-// Time is t = base + k·dt (k steps of dt since `base`), never a running sum, so a run resumed
-// from a checkpoint reproduces the uninterrupted run's times bit for bit; a shortened last step
-// starts a new base.
+// stepper that advances it, and the clock (nbody/sim_clock.hpp). step() is the whole order of a
+// step (the stepper asks the engine for forces and updates the state in place); everything
+// else — outputs, checkpoints, diagnostics — reads the state between steps. The run loop
+// (src/jobs/sim_loop.cpp) chooses each step's size; a checkpoint holds the particles, the clock
+// and the stepper's state, and a Simulation made from them continues bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -16,18 +14,11 @@
 
 #include "orrery/core/particles.hpp"
 #include "orrery/nbody/diagnostics.hpp"
+#include "orrery/nbody/sim_clock.hpp"
 #include "orrery/integrate/array_stepper.hpp"
-#include "orrery/integrate/force_engine.hpp"
+#include "orrery/nbody/force_engine.hpp"
 
 namespace orrery {
-
-struct SimClock {
-  double base = 0.0;           // time at the last change of step size
-  std::int64_t since_base = 0;  // steps of dt since then
-  std::int64_t steps = 0;       // steps since the run began
-  double dt = 0.0;
-  double time() const { return base + static_cast<double>(since_base) * dt; }
-};
 
 // Where a state first stopped being finite.
 struct NonFinite {
@@ -43,11 +34,17 @@ class Simulation {
   Simulation(Particles<Real> particles, std::unique_ptr<ForceEngine<Real>> engine,
              std::unique_ptr<ArrayStepper<Real>> stepper, SimClock clock);
 
-  // One step of the clock's dt.
-  void step();
-  // One step of whatever length reaches `time` (a shortened last step); `time` becomes the
-  // clock's new base.
-  void step_to(double time);
+  // A step of h; when the stepper accepts it the clock advances by h, and takes the stepper's
+  // suggested next step as its dt where that differs from h.
+  StepReport<Real> step(double h);
+  // A step of h that ends on `time` (h = clock().remaining(time), or a regular step that ends
+  // within rounding of it): when accepted the clock is set to `time` exactly.
+  StepReport<Real> step_onto(double time, double h);
+
+  // The stepper's own state (integrate/array_stepper.hpp), for a checkpoint; and putting a saved
+  // one back, after which the next step continues the saving run bit for bit.
+  StepperState<Real> stepper_state();
+  void load_stepper_state(const StepperState<Real>& state);
 
   const SimClock& clock() const { return clock_; }
   std::size_t size() const { return particles_.size(); }
@@ -59,6 +56,7 @@ class Simulation {
   std::optional<NonFinite> first_nonfinite();
 
  private:
+  StepReport<Real> take(double h);
   void download();
 
   Particles<Real> particles_;

@@ -1,21 +1,24 @@
 // SPDX-License-Identifier: MIT
 // The explicit Runge–Kutta step of integrate/runge_kutta/register_stepper.hpp for a large system whose
-// state lives on a force engine's device:
+// state lives on the system's device:
 //
 //   X_i = x + h Σ_{j<i} a_ij V_j,   V_i = v + h Σ_{j<i} a_ij A_j,   A_i = a(X_i)
 //   x  ← x + h Σ_i b_i V_i,        v  ← v + h Σ_i b_i A_i
 //
-// Every sum is one ForceEngine::combine, whose evaluation order is the register stepper's, so an
-// engine that computes the accelerations of a small system with the register right-hand side's
+// Every sum is one ArrayDevice::combine, whose evaluation order is the register stepper's, so a
+// system that computes the accelerations of a small system with the register right-hand side's
 // bits makes the two steppers agree bit for bit. A stage whose row of a is zero uses x and v
-// themselves (no copy). Stage buffers are allocated once, on the engine's device; nothing is read
-// back to the host.
+// themselves (no copy). Stage buffers are allocated once, on the system's device; nothing is read
+// back to the host. The method keeps nothing between steps (its state is empty) and has no error
+// estimate; every step is accepted.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <span>
 
+#include "orrery/core/error.hpp"
 #include "orrery/integrate/array_stepper.hpp"
 #include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
 
@@ -23,7 +26,7 @@ namespace orrery {
 
 namespace detail {
 
-// The tableau's coefficients as arrays, the form ForceEngine::combine takes.
+// The tableau's coefficients as arrays, the form ArrayDevice::combine takes.
 template <ButcherTableau Tableau>
 struct TableauArrays {
   static constexpr int S = Tableau::stages;
@@ -55,9 +58,10 @@ class RkArrayStepper final : public ArrayStepper<Real> {
   static constexpr std::array<double, S> b_ = Arrays::make_b();
 
  public:
-  void step(ForceEngine<Real>& engine, DeviceBuffer<Real>& x, DeviceBuffer<Real>& v,
-            Real h) override {
-    prepare(engine, x.size());
+  StepReport<Real> step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
+                        DeviceBuffer<Real>& v, Real h) override {
+    ArrayDevice<Real>& device = system.device();
+    prepare(device, x.size());
     const DeviceBuffer<Real>* V[S];
     const DeviceBuffer<Real>* A[S];
     for (int i = 0; i < S; ++i) {
@@ -66,37 +70,46 @@ class RkArrayStepper final : public ArrayStepper<Real> {
       V[i] = &v;
       if (!Arrays::row_is_zero(i)) {
         const std::span<const double> row(a_[i].data(), earlier);
-        engine.combine(stage_x_, x, h, row, std::span(V, earlier));
-        engine.combine(stage_v_[i], v, h, row, std::span(A, earlier));
+        device.combine(stage_x_, x, h, row, std::span(V, earlier));
+        device.combine(stage_v_[i], v, h, row, std::span(A, earlier));
         X = &stage_x_;
         V[i] = &stage_v_[i];
       }
-      engine.accelerations(*X, stage_a_[i]);
+      system.accelerations(*X, stage_a_[i]);
       A[i] = &stage_a_[i];
     }
     // x first: it may read v itself (as V_1), which the second update then overwrites.
-    engine.combine(x, x, h, b_, std::span(V, S));
-    engine.combine(v, v, h, b_, std::span(A, S));
+    device.combine(x, x, h, b_, std::span(V, S));
+    device.combine(v, v, h, b_, std::span(A, S));
+    return {.taken = h, .accepted = true, .error = std::nullopt, .next = h};
   }
 
+  void save(SecondOrderSystem<Real>&, StepperState<Real>& state) const override {
+    state = StepperState<Real>();
+  }
+  void load(SecondOrderSystem<Real>&, const StepperState<Real>& state) override {
+    if (!state.empty()) throw InputError("Runge–Kutta stepper: it keeps no state to load");
+  }
+  void clear() override {}
+
  private:
-  // Stage buffers for this engine and size, allocated on its device once.
-  void prepare(ForceEngine<Real>& engine, std::size_t n) {
-    if (engine_ == &engine && size_ == n) return;
+  // Stage buffers for this device and size, allocated once.
+  void prepare(ArrayDevice<Real>& device, std::size_t n) {
+    if (device_ == &device && size_ == n) return;
     bool any_combined_stage = false;
     for (int i = 0; i < S; ++i) {
       if (!Arrays::row_is_zero(i)) {
         any_combined_stage = true;
-        stage_v_[i] = engine.allocate(n);
+        stage_v_[i] = device.allocate(n);
       }
-      stage_a_[i] = engine.allocate(n);
+      stage_a_[i] = device.allocate(n);
     }
-    stage_x_ = any_combined_stage ? engine.allocate(n) : DeviceBuffer<Real>();
-    engine_ = &engine;
+    stage_x_ = any_combined_stage ? device.allocate(n) : DeviceBuffer<Real>();
+    device_ = &device;
     size_ = n;
   }
 
-  const ForceEngine<Real>* engine_ = nullptr;
+  const ArrayDevice<Real>* device_ = nullptr;
   std::size_t size_ = 0;
   DeviceBuffer<Real> stage_x_;
   std::array<DeviceBuffer<Real>, S> stage_v_;

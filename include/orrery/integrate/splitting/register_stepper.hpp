@@ -7,7 +7,7 @@
 //
 // The table is unrolled at compile time. Each update is the one-term case of the register
 // stepper's contract (integrate/runge_kutta/register_stepper.hpp), so the array stepper's
-// ForceEngine::combine gives the same bits: s = c·k (k itself for c = 1), y ← fma(h, s, y); a zero
+// ArrayDevice::combine gives the same bits: s = c·k (k itself for c = 1), y ← fma(h, s, y); a zero
 // coefficient leaves y as it is. a(x) is evaluated before a kick only when a drift moved x since
 // it was last evaluated.
 #pragma once

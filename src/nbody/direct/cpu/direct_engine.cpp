@@ -57,8 +57,8 @@ double scalar_potential_row(const DirectSources<Real>& s, std::size_t i) {
 
 template <class Real>
 DirectEngine<Real>::DirectEngine(const EngineOptions& options)
-    : HostForceEngine<Real>(options.threads),
-      options_(options),
+    : options_(options),
+      device_(options.threads),
       kernel_(&choose_direct_kernel(options.cpu_kernel)) {}
 
 template <class Real>
@@ -91,7 +91,7 @@ DirectSources<Real> DirectEngine<Real>::sources(const DeviceBuffer<Real>& x) con
 
 template <class Real>
 int DirectEngine<Real>::thread_count() const {
-  return this->threads() > 0 ? this->threads() : omp_get_max_threads();
+  return device_.threads() > 0 ? device_.threads() : omp_get_max_threads();
 }
 
 template <class Real>

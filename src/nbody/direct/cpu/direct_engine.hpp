@@ -7,17 +7,18 @@
 #include <vector>
 
 #include "direct_kernel.hpp"
+#include "orrery/device/cpu/host_array_device.hpp"
 #include "orrery/nbody/engines.hpp"
-#include "orrery/integrate/host_force_engine.hpp"
 
 namespace orrery::cpu {
 
 template <class Real>
-class DirectEngine final : public HostForceEngine<Real> {
+class DirectEngine final : public ForceEngine<Real> {
  public:
   explicit DirectEngine(const EngineOptions& options);
 
   std::string name() const override { return "direct"; }
+  ArrayDevice<Real>& device() override { return device_; }
   // The instruction-set variant in use ("scalar" for float128).
   std::string kernel_name() const;
   void set_bodies(std::span<const Real> mass, std::span<const Real> softening) override;
@@ -29,6 +30,7 @@ class DirectEngine final : public HostForceEngine<Real> {
   int thread_count() const;
 
   EngineOptions options_;
+  HostArrayDevice<Real> device_;
   const DirectKernel* kernel_;
   std::vector<Real> mass_;
   std::vector<Real> half_eps2_;  // ε_i²/2, one per particle (all ε²/2 for a global ε)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "orrery/integrate/host_force_engine.hpp"
+#include "orrery/device/cpu/host_array_device.hpp"
 
 #include <omp.h>
 
@@ -14,7 +14,7 @@
 namespace orrery {
 
 template <class Real>
-DeviceBuffer<Real> HostForceEngine<Real>::allocate(std::size_t n) {
+DeviceBuffer<Real> HostArrayDevice<Real>::allocate(std::size_t n) {
   const std::size_t bytes = ((n * sizeof(Real) + 63) / 64) * 64;
   auto* p = static_cast<Real*>(std::aligned_alloc(64, bytes > 0 ? bytes : 64));
   if (!p) throw std::bad_alloc();
@@ -23,22 +23,22 @@ DeviceBuffer<Real> HostForceEngine<Real>::allocate(std::size_t n) {
 }
 
 template <class Real>
-void HostForceEngine<Real>::copy_to_device(std::span<const Real> host, DeviceBuffer<Real>& dst) {
+void HostArrayDevice<Real>::copy_to_device(std::span<const Real> host, DeviceBuffer<Real>& dst) {
   std::copy(host.begin(), host.end(), dst.data());
 }
 
 template <class Real>
-void HostForceEngine<Real>::copy_to_host(const DeviceBuffer<Real>& src, std::span<Real> host) {
+void HostArrayDevice<Real>::copy_to_host(const DeviceBuffer<Real>& src, std::span<Real> host) {
   std::copy(src.data(), src.data() + host.size(), host.begin());
 }
 
 template <class Real>
-void HostForceEngine<Real>::copy(const DeviceBuffer<Real>& src, DeviceBuffer<Real>& dst) {
+void HostArrayDevice<Real>::copy(const DeviceBuffer<Real>& src, DeviceBuffer<Real>& dst) {
   std::copy(src.data(), src.data() + src.size(), dst.data());
 }
 
 template <class Real>
-void HostForceEngine<Real>::combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,
+void HostArrayDevice<Real>::combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,
                                     std::span<const double> c,
                                     std::span<const DeviceBuffer<Real>* const> k) {
   // Only nonzero coefficients take part; the first is a product (k itself for 1).
@@ -70,8 +70,8 @@ void HostForceEngine<Real>::combine(DeviceBuffer<Real>& out, const DeviceBuffer<
   }
 }
 
-template class HostForceEngine<float>;
-template class HostForceEngine<double>;
-template class HostForceEngine<float128>;
+template class HostArrayDevice<float>;
+template class HostArrayDevice<double>;
+template class HostArrayDevice<float128>;
 
 }  // namespace orrery

@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: MIT
-// The array half of a CPU force engine: host memory (64-byte aligned) and the fused array update,
-// element by element over all cores, so the result does not depend on the thread count. A CPU
-// engine derives from it and supplies the physics (set_bodies, accelerations,
-// potential_energy). Instantiated for float, double and float128.
+// Arrays in host memory (64-byte aligned) and the fused array update, element by element over
+// the cores (OpenMP), so the result does not depend on the thread count. CPU force engines hold
+// one. Instantiated for float, double and float128.
 #pragma once
 
-#include "orrery/integrate/force_engine.hpp"
+#include "orrery/device/array_device.hpp"
 
 namespace orrery {
 
 template <class Real>
-class HostForceEngine : public ForceEngine<Real> {
+class HostArrayDevice final : public ArrayDevice<Real> {
  public:
-  explicit HostForceEngine(int threads = 0) : threads_(threads) {}
+  explicit HostArrayDevice(int threads = 0) : threads_(threads) {}
 
-  std::string device_name() const override { return "cpu"; }
-  // OpenMP threads this engine uses (0: all).
+  std::string name() const override { return "cpu"; }
+  // OpenMP threads this device uses (0: all).
   int threads() const { return threads_; }
 
   DeviceBuffer<Real> allocate(std::size_t n) override;
