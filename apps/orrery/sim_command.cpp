@@ -107,8 +107,9 @@ class SimCommand final : public Command {
     }
     progress.finish();
     if (!quiet_)
-      fmt::print("orrery sim: {} steps to t = {}; {} snapshots in {}{}\n", outcome.steps,
-                 outcome.time, outcome.snapshots, job.out,
+      fmt::print("orrery sim: {} steps to t = {} on {} ({} kernel); {} snapshots in {}{}\n",
+                 outcome.steps, outcome.time, outcome.backend, outcome.cpu_kernel,
+                 outcome.snapshots, job.out,
                  outcome.stopped_early ? " (stopped by --stop-after; --resume continues)" : "");
     return 0;
   }

@@ -31,6 +31,9 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
       for (int d : options.devices) list += (list.empty() ? "" : ",") + std::to_string(d);
       throw ParameterError("devices", list, "each device number at most once");
     }
+  if (options.precision == Precision::fp128)
+    throw ParameterError("precision", "fp128",
+                         "one of: fp64, fp32, mixed (the map's backends have no fp128 kernels)");
   if (options.threads < 0)
     throw ParameterError("threads", fmt::format("{}", options.threads),
                          "a positive number of threads (0: all cores)");

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -140,6 +141,27 @@ ParamField<P> choice_field(std::string name, std::string help, E P::*member,
   };
   f.get = [member, words](const P& p) {
     return ParamValue{words.at(static_cast<std::size_t>(p.*member))};
+  };
+  return f;
+}
+
+// A field whose values are words naming enumerators, given as (word, enumerator) pairs: a job
+// that accepts only some enumerators of a shared enumeration lists just those, and the refusal
+// of any other word names what this job accepts.
+template <class P, class E>
+ParamField<P> enum_field(std::string name, std::string help, E P::*member,
+                         std::vector<std::pair<std::string, E>> words) {
+  ParamField<P> f{name, std::move(help), ParamKind::Choice};
+  for (const auto& w : words) f.choices.push_back(w.first);
+  f.set = [name, member, words, choices = f.choices](P& p, const ParamValue& v) {
+    const std::string& w = require_choice(name, v, choices);
+    for (const auto& [word, value] : words)
+      if (word == w) p.*member = value;
+  };
+  f.get = [name, member, words](const P& p) {
+    for (const auto& [word, value] : words)
+      if (value == p.*member) return ParamValue{word};
+    throw ParameterError(name, "a value outside the accepted words", "one of the listed words");
   };
   return f;
 }
