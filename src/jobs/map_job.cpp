@@ -2,14 +2,13 @@
 // The parameters of `orrery map`, described once (core/parameter.hpp), and the job itself.
 #include "orrery/jobs/map_job.hpp"
 
-#include <algorithm>
 #include <filesystem>
 
 #include "orrery/core/error.hpp"
 #include "orrery/io/atomic_file.hpp"
 #include "orrery/io/divergence_map_file.hpp"
 #include "orrery/io/png_file.hpp"
-#include "orrery/jobs/backend_fields.hpp"
+#include "orrery/jobs/compute_fields.hpp"
 #include "orrery/render/colormap.hpp"
 
 namespace orrery {
@@ -53,13 +52,10 @@ const std::vector<ParamField<MapJob>>& map_job_fields() {
 
 void validate(const MapJob& job) {
   validate(job.physics);
-  // A job built in code may hold any Precision; the table's words are the ones the map runs.
-  const auto& precision = *find_field(map_job_fields(), "precision");
-  if (!std::count(precision.choices.begin(), precision.choices.end(), to_string(job.precision)))
-    throw ParameterError("--precision", to_string(job.precision),
-                         describe_kind(precision));
+  check_precision(*find_field(map_job_fields(), "precision"), job.precision);
   try {
     check_devices_for_backend(job.backend, job.devices);
+    if (!job.cpu_kernel.empty()) resolve_cpu_kernel(job.cpu_kernel);
   } catch (const ParameterError& e) {
     throw e.renamed("--" + e.parameter());
   }

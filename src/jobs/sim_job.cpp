@@ -4,7 +4,7 @@
 
 #include "jobs/sim_settings.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
-#include "orrery/jobs/backend_fields.hpp"
+#include "orrery/jobs/compute_fields.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/nbody/engines.hpp"
 #include "orrery/scenes/scene_registry.hpp"

@@ -17,7 +17,7 @@
 #include "orrery/io/param_attributes.hpp"
 #include "orrery/io/particle_file.hpp"
 #include "orrery/io/run_file.hpp"
-#include "orrery/jobs/backend_fields.hpp"
+#include "orrery/jobs/compute_fields.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 #include "jobs/sim_settings.hpp"
@@ -118,12 +118,9 @@ SimOutcome dispatch(Precision p, F&& f) {
   throw ParameterError("--precision", to_string(p), "one of: fp32, fp64, fp128");
 }
 
-// The sim's precision, backend and device choices, checked before any work. A job built in code
-// may hold any Precision; the table's words are the ones the sim runs.
+// The sim's precision, backend and device choices, checked before any work.
 void check_run_choices(const SimJob& job) {
-  const auto& precision = *find_field(sim_job_fields(), "precision");
-  if (!std::count(precision.choices.begin(), precision.choices.end(), to_string(job.precision)))
-    throw ParameterError("--precision", to_string(job.precision), describe_kind(precision));
+  check_precision(*find_field(sim_job_fields(), "precision"), job.precision);
   if (job.backend == Backend::cuda)
     throw ParameterError("--backend", "cuda",
                          "cpu or auto: there is no CUDA force engine yet; the direct engine runs "

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The backend flags every job shares, described once: --backend cpu|cuda|auto, --devices
-// all|0,2, --cpu-kernel avx512|avx2|generic. Each job keeps them as its own members and adds
-// these fields to its table, so the map and the sim spell, help and refuse them alike.
+// Where and how a job computes, described once for every job: the flags --backend
+// cpu|cuda|auto, --devices all|0,2 and --cpu-kernel avx512|avx2|generic, and the check of a
+// Precision against the modes a job accepts. Each job keeps the values as its own members and
+// adds these fields to its table, so the map and the sim spell, help and refuse them alike.
 #pragma once
 
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "orrery/core/backend.hpp"
 #include "orrery/core/parameter.hpp"
+#include "orrery/core/precision.hpp"
 #include "orrery/device/cpu/cpu_kernels.hpp"
 
 namespace orrery {
@@ -16,6 +18,10 @@ namespace orrery {
 // "all" is the empty list; else device numbers separated by ','. Throws ParameterError.
 std::vector<int> parse_devices(const std::string& text);
 std::string format_devices(const std::vector<int>& devices);
+
+// A job built in code may hold any Precision; `field` (the job's precision field) lists the
+// words of the modes it runs. Throws ParameterError("--precision", ...) for any other.
+void check_precision(const ParamSpec& field, Precision precision);
 
 // Device numbers name CUDA devices: with --backend cpu they are refused (an empty list, "all",
 // is the default and accepted).

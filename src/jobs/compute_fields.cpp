@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "orrery/jobs/backend_fields.hpp"
+#include "orrery/jobs/compute_fields.hpp"
 
 #include <algorithm>
 
@@ -30,6 +30,12 @@ std::vector<int> parse_devices(const std::string& text) {
 
 std::string format_devices(const std::vector<int>& devices) {
   return devices.empty() ? std::string("all") : fmt::format("{}", fmt::join(devices, ","));
+}
+
+void check_precision(const ParamSpec& field, Precision precision) {
+  const std::string& word = to_string(precision);
+  if (std::find(field.choices.begin(), field.choices.end(), word) == field.choices.end())
+    throw ParameterError("--" + field.name, word, describe_kind(field));
 }
 
 void check_devices_for_backend(Backend backend, const std::vector<int>& devices) {
