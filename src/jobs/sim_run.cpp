@@ -132,9 +132,9 @@ void check_run_choices(const SimJob& job) {
   }
 }
 
-// The CPU kernel variant recorded in a run file, which this CPU must run: another variant would
-// not continue the run bit for bit.
-std::string recorded_cpu_kernel(const RunFile& file) {
+// A run file records the CPU kernel variant it was computed with, and this CPU must run that
+// variant: another would not continue the run bit for bit.
+void check_recorded_cpu_kernel(const RunFile& file) {
   if (!h5::has_attribute(file.root(), "cpu-kernel"))
     throw InputError(fmt::format("--resume: '{}' does not record its CPU kernel variant, so it "
                                  "cannot be continued bit for bit",
@@ -146,7 +146,6 @@ std::string recorded_cpu_kernel(const RunFile& file) {
                                  "continue it bit for bit",
                                  file.path().string(), kernel,
                                  fmt::join(supported_cpu_kernel_names(), ", ")));
-  return kernel;
 }
 
 SimOutcome described(SimOutcome outcome, const SimJob& job) {
@@ -190,7 +189,7 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
       throw InputError(fmt::format("--resume: '{}' was written by orrery {}; this is orrery {}, "
                                    "whose checkpoints may not continue it bit for bit",
                                    job.out, made_by, version()));
-    recorded_cpu_kernel(file);
+    check_recorded_cpu_kernel(file);
     // The run's own parameters; any the user gave again must agree.
     SimJob stored = job;
     for (const auto& f : sim_job_fields()) {
