@@ -39,6 +39,7 @@ void add_backend_fields(std::vector<ParamField<P>>& fields, Backend P::*backend,
   fields.push_back(choice_field("backend", backend_help, backend, backend_names()));
   {
     ParamField<P> d{"devices", "CUDA devices: all, or numbers such as 0,2", ParamKind::Text};
+    d.placeholder = "all|N,...";
     d.set = [devices](P& p, const ParamValue& v) {
       p.*devices = parse_devices(std::get<std::string>(v));
     };
