@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli_params.hpp"
 #include "command.hpp"
@@ -27,6 +28,9 @@ std::string list_text() {
                        family_name(i.family), i.description);
   out += "\nEngines:\n\n";
   for (const auto& e : force_engine_names()) out += "  " + e + "\n";
+  out += fmt::format("\nCPU kernels (--cpu-kernel): {}; this CPU runs: {}\n",
+                     fmt::join(cpu_kernel_names(), ", "),
+                     fmt::join(supported_cpu_kernel_names(), ", "));
   return out;
 }
 

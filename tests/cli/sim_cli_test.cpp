@@ -54,7 +54,7 @@ TEST(SimCli, ListsScenesIntegratorsAndEngines) {
   const auto r = run_cli({"sim", "--list"}, dir.path());
   ASSERT_EQ(r.status, 0);
   for (const char* s : {"plummer", "two-galaxies", "figure-eight", "--eccentricity", "yoshida4",
-                        "leapfrog", "direct"})
+                        "leapfrog", "direct", "CPU kernels (--cpu-kernel): ", "generic"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s;
 }
 
