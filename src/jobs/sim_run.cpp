@@ -254,7 +254,9 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
     throw e.renamed("--cpu-kernel");
   }
   return described(dispatch(resolved.precision,
-                            [&](auto real) { return start<decltype(real)>(resolved, plan, observer); }),
+                            [&](auto real) {
+                              return start<decltype(real)>(resolved, plan, observer);
+                            }),
                    resolved);
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // An N-body run as `orrery sim` describes it: initial conditions (a scene with its parameters, or
 // a particle file), engine, integrator, step, end time, output and checkpoint cadence,
-// precision, backend and CPU kernel, and the run file. run_simulation() carries it out: it writes snapshots and
-// checkpoints to the run file, and with `resume` continues the run stored there from its last
-// checkpoint, bit for bit as if it had never stopped.
+// precision, backend and CPU kernel, and the run file. run_simulation() carries it out: it
+// writes snapshots and checkpoints to the run file, and with `resume` continues the run stored
+// there from its last checkpoint, bit for bit as if it had never stopped.
 #pragma once
 
 #include <cmath>
