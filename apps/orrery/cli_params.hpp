@@ -62,7 +62,7 @@ class CliParams {
       case ParamKind::Reals:
         return f.separator == ':' ? "A:B" : fmt::format("X{}...({})", f.separator, f.count);
       case ParamKind::Choice: return fmt::format("{{{}}}", fmt::join(f.choices, ","));
-      case ParamKind::Text: return "PATH";
+      case ParamKind::Text: return f.placeholder.empty() ? "PATH" : f.placeholder;
       case ParamKind::Flag: return "";
     }
     return "";

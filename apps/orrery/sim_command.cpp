@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli_params.hpp"
 #include "command.hpp"
@@ -27,6 +28,9 @@ std::string list_text() {
                        family_name(i.family), i.description);
   out += "\nEngines:\n\n";
   for (const auto& e : force_engine_names()) out += "  " + e + "\n";
+  out += fmt::format("\nCPU kernels (--cpu-kernel): {}; this CPU runs: {}\n",
+                     fmt::join(cpu_kernel_names(), ", "),
+                     fmt::join(supported_cpu_kernel_names(), ", "));
   return out;
 }
 
@@ -107,8 +111,9 @@ class SimCommand final : public Command {
     }
     progress.finish();
     if (!quiet_)
-      fmt::print("orrery sim: {} steps to t = {}; {} snapshots in {}{}\n", outcome.steps,
-                 outcome.time, outcome.snapshots, job.out,
+      fmt::print("orrery sim: {} steps to t = {} on {} ({} kernel); {} snapshots in {}{}\n",
+                 outcome.steps, outcome.time, outcome.backend, outcome.cpu_kernel,
+                 outcome.snapshots, job.out,
                  outcome.stopped_early ? " (stopped by --stop-after; --resume continues)" : "");
     return 0;
   }

@@ -20,6 +20,9 @@ namespace {
 DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelIndex> pixels,
                      const MapRunOptions& options) {
   validate(params);
+  if (options.precision == Precision::fp128)
+    throw ParameterError("precision", to_string(options.precision),
+                         "one of: fp64, fp32, mixed (the map's backends have no fp128 kernels)");
   for (const auto& [j, k] : pixels)
     if (j < 0 || j >= params.width || k < 0 || k >= params.height)
       throw ParameterError("pixel", fmt::format("({}, {})", j, k),

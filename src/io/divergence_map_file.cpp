@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/io/divergence_map_file.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "orrery/core/error.hpp"
@@ -48,8 +50,12 @@ StoredDivergenceMap read_divergence_map_file(const std::filesystem::path& path) 
   StoredDivergenceMap s;
   s.params = read_param_attributes(file.id(), divergence_map_fields());
   const std::string precision = h5::read_attribute(file.id(), "precision").text;
-  for (std::size_t i = 0; i < precision_names().size(); ++i)
-    if (precision_names()[i] == precision) s.precision = static_cast<Precision>(i);
+  const auto& names = precision_names();
+  const auto named = std::find(names.begin(), names.end(), precision);
+  if (named == names.end())
+    throw InputError(fmt::format("'{}': precision '{}' is not a precision of orrery",
+                                 path.string(), precision));
+  s.precision = static_cast<Precision>(named - names.begin());
   std::vector<hsize_t> dims;
   s.map.counts = h5::read_dataset<std::int32_t>(file.id(), "counts", &dims);
   s.map.nonfinite = h5::read_dataset<std::uint8_t>(file.id(), "nonfinite");

@@ -4,6 +4,7 @@
 
 #include "jobs/sim_settings.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
+#include "orrery/jobs/compute_fields.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/nbody/engines.hpp"
 #include "orrery/scenes/scene_registry.hpp"
@@ -49,9 +50,12 @@ std::vector<ParamField<J>> make_fields() {
   f.push_back(integer_field("checkpoint-every",
                             "steps between checkpoints (default: at every snapshot)",
                             &J::checkpoint_every, 1, std::numeric_limits<std::int64_t>::max()));
-  f.push_back(choice_field("precision", "floating-point type of the state and the arithmetic",
-                           &J::precision, {"fp32", "fp64", "fp128"}));
+  f.push_back(enum_field("precision", "floating-point type of the state and the arithmetic",
+                         &J::precision,
+                         precision_words({Precision::fp32, Precision::fp64, Precision::fp128})));
   f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
+  add_backend_fields(f, &J::backend, &J::devices, &J::cpu_kernel,
+                     "where to compute the forces (no CUDA engine yet: auto runs on the CPU)");
   f.push_back(text_field("out", "run file: snapshots, checkpoints and parameters", &J::out));
   f.push_back(flag_field("resume", "continue the run stored in --out from its last checkpoint",
                          &J::resume));
@@ -62,9 +66,8 @@ std::vector<ParamField<J>> make_fields() {
 }
 
 // Parameters that define the run and are stored in its file.
-const char* kStored[] = {"scene", "input", "engine", "integrator", "dt", "precision"};
-
-
+const char* kStored[] = {"scene",     "input",     "engine", "integrator",
+                         "dt",        "precision", "cpu-kernel"};
 }  // namespace
 
 bool is_resumed_sim_setting(const std::string& name) {

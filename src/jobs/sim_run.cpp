@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
@@ -16,6 +17,7 @@
 #include "orrery/io/param_attributes.hpp"
 #include "orrery/io/particle_file.hpp"
 #include "orrery/io/run_file.hpp"
+#include "orrery/jobs/compute_fields.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 #include "jobs/sim_settings.hpp"
@@ -23,6 +25,9 @@
 namespace orrery {
 
 namespace {
+
+// Where `auto` computes the forces, and why.
+const char* const kAutoNote = "there is no CUDA force engine yet; computed on the CPU";
 
 struct Plan {
   InitialConditions ic;  // for a new run
@@ -47,6 +52,9 @@ void describe_run(hid_t root, const SimJob& job, const Plan& plan) {
   h5::write_attribute(root, "softening", plan.ic.softening);
   h5::write_attribute(root, "units", plan.ic.units);
   h5::write_attribute(root, "frame", plan.ic.frame);
+  h5::write_attribute(root, "backend", std::string("cpu"));
+  if (job.backend == Backend::automatic)
+    h5::write_attribute(root, "backend_note", std::string(kAutoNote));
   h5::write_attribute(root, "N", static_cast<std::int64_t>(plan.ic.particles.size()));
   h5::write_attribute(root, "format", std::string("orrery run"));
   h5::write_attribute(root, "orrery_version", version());
@@ -69,6 +77,7 @@ SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& o
   eo.g = plan.ic.g;
   eo.softening = plan.ic.softening;
   eo.threads = static_cast<int>(job.threads);
+  eo.cpu_kernel = job.cpu_kernel;
   SimClock clock;
   clock.dt = plan.dt;
   Simulation<Real> sim(convert_particles<Real>(plan.ic.particles), make_force_engine<Real>(job.engine, eo),
@@ -119,6 +128,7 @@ SimOutcome resume(const SimJob& job, RunFile& file, const Plan& plan, const SimO
   eo.g = h5::read_attribute(file.root(), "G").reals.at(0);
   eo.softening = h5::read_attribute(file.root(), "softening").reals.at(0);
   eo.threads = static_cast<int>(job.threads);
+  eo.cpu_kernel = job.cpu_kernel;
   Simulation<Real> sim(std::move(checkpoint->particles), make_force_engine<Real>(job.engine, eo),
                        make_array_stepper<Real>(job.integrator), checkpoint->clock);
   sim.load_stepper_state(checkpoint->stepper);
@@ -128,12 +138,51 @@ SimOutcome resume(const SimJob& job, RunFile& file, const Plan& plan, const SimO
 }
 
 template <class F>
-SimOutcome dispatch(SimPrecision p, F&& f) {
+SimOutcome dispatch(Precision p, F&& f) {
   switch (p) {
-    case SimPrecision::fp32: return f(float{});
-    case SimPrecision::fp128: return f(float128{});
-    default: return f(double{});
+    case Precision::fp32: return f(float{});
+    case Precision::fp128: return f(float128{});
+    case Precision::fp64: return f(double{});
+    case Precision::mixed: break;  // refused by check_run_choices
   }
+  throw ParameterError("--precision", to_string(p), "one of: fp32, fp64, fp128");
+}
+
+// The sim's precision, backend and device choices, checked before any work.
+void check_run_choices(const SimJob& job) {
+  check_precision(*find_field(sim_job_fields(), "precision"), job.precision);
+  if (job.backend == Backend::cuda)
+    throw ParameterError("--backend", "cuda",
+                         "cpu or auto: there is no CUDA force engine yet; the direct engine runs "
+                         "on the CPU");
+  try {
+    check_devices_for_backend(job.backend, job.devices);
+  } catch (const ParameterError& e) {
+    throw e.renamed("--" + e.parameter());
+  }
+}
+
+// A run file records the CPU kernel variant it was computed with, and this CPU must run that
+// variant: another would not continue the run bit for bit.
+void check_recorded_cpu_kernel(const RunFile& file) {
+  if (!h5::has_attribute(file.root(), "cpu-kernel"))
+    throw InputError(fmt::format("--resume: '{}' does not record its CPU kernel variant, so it "
+                                 "cannot be continued bit for bit",
+                                 file.path().string()));
+  const std::string kernel = h5::read_attribute(file.root(), "cpu-kernel").text;
+  if (!cpu_runs_kernel(kernel))
+    throw InputError(fmt::format("--resume: '{}' was computed with the '{}' CPU kernel, which "
+                                 "this CPU cannot run (it runs: {}); another variant would not "
+                                 "continue it bit for bit",
+                                 file.path().string(), kernel,
+                                 fmt::join(supported_cpu_kernel_names(), ", ")));
+}
+
+SimOutcome described(SimOutcome outcome, const SimJob& job) {
+  outcome.backend = "cpu";
+  outcome.cpu_kernel = job.cpu_kernel;
+  if (job.backend == Backend::automatic) outcome.note = kAutoNote;
+  return outcome;
 }
 
 std::int64_t default_every(double span, double dt) {
@@ -152,6 +201,7 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
   if (job.every < 0 || job.checkpoint_every < 0 || job.threads < 0 || job.stop_after < 0)
     throw ParameterError("--every/--checkpoint-every/--threads/--stop-after", "a negative count",
                          "counts >= 1");
+  check_run_choices(job);
   Plan plan;
 
   if (job.resume) {
@@ -169,6 +219,7 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
       throw InputError(fmt::format("--resume: '{}' was written by orrery {}; this is orrery {}, "
                                    "whose checkpoints may not continue it bit for bit",
                                    job.out, made_by, version()));
+    check_recorded_cpu_kernel(file);
     // The run's own parameters; any the user gave again must agree.
     SimJob stored = job;
     for (const auto& f : sim_job_fields()) {
@@ -193,9 +244,11 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
     plan.checkpoint_every = job.checkpoint_every > 0
                                 ? job.checkpoint_every
                                 : h5::read_attribute(file.root(), "checkpoint-every").integer;
-    return dispatch(stored.precision, [&](auto real) {
-      return resume<decltype(real)>(stored, file, plan, observer);
-    });
+    return described(dispatch(stored.precision,
+                              [&](auto real) {
+                                return resume<decltype(real)>(stored, file, plan, observer);
+                              }),
+                     stored);
   }
 
   // A new run: initial conditions, then every check, then the file.
@@ -223,8 +276,18 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
     throw ParameterError("--out", job.out,
                          "a file that does not exist yet (add --resume to continue it)");
   find_integrator(job.integrator);
-  return dispatch(job.precision,
-                  [&](auto real) { return start<decltype(real)>(job, plan, observer); });
+  // The variant used is the one recorded: "" becomes the widest this CPU runs.
+  SimJob resolved = job;
+  try {
+    resolved.cpu_kernel = resolve_cpu_kernel(job.cpu_kernel);
+  } catch (const ParameterError& e) {
+    throw e.renamed("--cpu-kernel");
+  }
+  return described(dispatch(resolved.precision,
+                            [&](auto real) {
+                              return start<decltype(real)>(resolved, plan, observer);
+                            }),
+                   resolved);
 }
 
 }  // namespace orrery

@@ -26,6 +26,27 @@ TEST(SimCli, RunsAScenePrintsTheTableAndResumes) {
   EXPECT_EQ(more.out, "");
   RunFile f(dir / "run.h5");
   EXPECT_EQ(f.snapshots().size(), 7u);  // 0, 50, ..., 200 and 250, 300
+  // --backend auto (the default) runs on the CPU, and the run file says so.
+  EXPECT_EQ(h5::read_attribute(f.root(), "backend").text, "cpu");
+  EXPECT_NE(h5::read_attribute(f.root(), "backend_note").text.find("no CUDA force engine"),
+            std::string::npos);
+}
+
+TEST(SimCli, ResumeKeepsTheRecordedCpuKernel) {
+  test::TempDir dir;
+  const auto r = run_cli({"sim", "--scene", "kepler", "--t-end", "1", "--cpu-kernel", "generic",
+                          "--out", "run.h5"},
+                         dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("on cpu (generic kernel)"), std::string::npos) << r.out;
+  const auto more = run_cli({"sim", "--resume", "--out", "run.h5", "--t-end", "2"}, dir.path());
+  ASSERT_EQ(more.status, 0) << more.err;
+  EXPECT_NE(more.out.find("on cpu (generic kernel)"), std::string::npos) << more.out;
+  const auto other = run_cli({"sim", "--resume", "--out", "run.h5", "--t-end", "3",
+                              "--cpu-kernel", "avx2"},
+                             dir.path());
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.err.find("--cpu-kernel: avx2"), std::string::npos) << other.err;
 }
 
 TEST(SimCli, ListsScenesIntegratorsAndEngines) {
@@ -33,7 +54,7 @@ TEST(SimCli, ListsScenesIntegratorsAndEngines) {
   const auto r = run_cli({"sim", "--list"}, dir.path());
   ASSERT_EQ(r.status, 0);
   for (const char* s : {"plummer", "two-galaxies", "figure-eight", "--eccentricity", "yoshida4",
-                        "leapfrog", "direct"})
+                        "leapfrog", "direct", "CPU kernels (--cpu-kernel): ", "generic"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s;
 }
 
@@ -51,6 +72,11 @@ TEST(SimCli, RefusesBadInputWithoutTouchingFiles) {
       {{"--scene", "kepler", "--dt", "nan"}, "--dt: nan"},
       {{"--scene", "kepler", "--t-end", "-1"}, "--t-end: -1"},
       {{"--scene", "kepler", "--precision", "fp16"}, "--precision: fp16"},
+      {{"--scene", "kepler", "--precision", "mixed"}, "--precision: mixed"},
+      {{"--scene", "kepler", "--backend", "cuda"}, "no CUDA force engine"},
+      {{"--scene", "kepler", "--backend", "cpu", "--devices", "0"}, "--devices: 0"},
+      {{"--scene", "kepler", "--devices", "zero"}, "--devices: zero"},
+      {{"--scene", "kepler", "--cpu-kernel", "neon"}, "--cpu-kernel: neon"},
       {{"--input", "nocol.csv"}, "nocol.csv"},
       {{"--input", "dup.csv"}, "dup.csv"},
       {{"--input", "missing.csv"}, "missing.csv"},

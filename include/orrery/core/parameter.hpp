@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -32,13 +33,14 @@ struct ParamSpec {
   int count = 0;                     // Reals: the exact number of values
   char separator = ',';              // Reals: separator on the command line
   std::vector<std::string> choices;  // Choice: the accepted words
+  std::string placeholder;           // Text: how --help shows the value ("" for PATH)
 };
 
 template <class Params>
 struct ParamField : ParamSpec {
   ParamField(std::string name_, std::string help_, ParamKind kind_, int count_ = 0,
              char separator_ = ',')
-      : ParamSpec{std::move(name_), std::move(help_), kind_, count_, separator_, {}} {}
+      : ParamSpec{std::move(name_), std::move(help_), kind_, count_, separator_, {}, {}} {}
 
   std::function<void(Params&, const ParamValue&)> set;  // validates; throws ParameterError
   std::function<ParamValue(const Params&)> get;          // empty for aliases of other fields
@@ -144,6 +146,27 @@ ParamField<P> choice_field(std::string name, std::string help, E P::*member,
   return f;
 }
 
+// A field whose values are words naming enumerators, given as (word, enumerator) pairs: a job
+// that accepts only some enumerators of a shared enumeration lists just those, and the refusal
+// of any other word names what this job accepts.
+template <class P, class E>
+ParamField<P> enum_field(std::string name, std::string help, E P::*member,
+                         std::vector<std::pair<std::string, E>> words) {
+  ParamField<P> f{name, std::move(help), ParamKind::Choice};
+  for (const auto& w : words) f.choices.push_back(w.first);
+  f.set = [name, member, words, choices = f.choices](P& p, const ParamValue& v) {
+    const std::string& w = require_choice(name, v, choices);
+    for (const auto& [word, value] : words)
+      if (word == w) p.*member = value;
+  };
+  f.get = [name, member, words](const P& p) {
+    for (const auto& [word, value] : words)
+      if (value == p.*member) return ParamValue{word};
+    throw ParameterError(name, "a value outside the accepted words", "one of the listed words");
+  };
+  return f;
+}
+
 template <class P>
 ParamField<P> text_field(std::string name, std::string help, std::string P::*member) {
   ParamField<P> f{name, std::move(help), ParamKind::Text};
@@ -168,6 +191,7 @@ std::vector<ParamField<Outer>> project_fields(const std::vector<ParamField<Inner
   for (const auto& f : inner) {
     ParamField<Outer> g{f.name, f.help, f.kind, f.count, f.separator};
     g.choices = f.choices;
+    g.placeholder = f.placeholder;
     g.set = [set = f.set, member](Outer& o, const ParamValue& v) { set(o.*member, v); };
     if (f.get) g.get = [get = f.get, member](const Outer& o) { return get(o.*member); };
     out.push_back(std::move(g));

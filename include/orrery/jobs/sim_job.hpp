@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // An N-body run as `orrery sim` describes it: initial conditions (a scene with its parameters, or
 // a particle file), engine, integrator, step, end time, output and checkpoint cadence,
-// precision, and the run file. run_simulation() carries it out: it writes snapshots and
-// checkpoints to the run file, and with `resume` continues the run stored there from its last
-// checkpoint, bit for bit as if it had never stopped.
+// precision, backend and CPU kernel, and the run file. run_simulation() carries it out: it
+// writes snapshots and checkpoints to the run file, and with `resume` continues the run stored
+// there from its last checkpoint, bit for bit as if it had never stopped.
 #pragma once
 
 #include <cmath>
@@ -13,13 +13,16 @@
 #include <string>
 #include <vector>
 
+#include "orrery/core/backend.hpp"
 #include "orrery/core/parameter.hpp"
+#include "orrery/core/precision.hpp"
 #include "orrery/nbody/diagnostics.hpp"
 #include "orrery/scenes/initial_conditions.hpp"
 
 namespace orrery {
 
-enum class SimPrecision { fp32, fp64, fp128 };
+// The sim runs Precision::fp32, fp64 and fp128 (mixed is the map's alone).
+using SimPrecision = Precision;
 
 struct SimJob {
   std::string scene;  // a scene name, or empty with `input`
@@ -31,8 +34,15 @@ struct SimJob {
   std::int64_t every = 0;             // steps between snapshots; 0: about 100 over the run
   double every_time = 0.0;  // time between snapshots (at its multiples; replaces `every`); 0: none
   std::int64_t checkpoint_every = 0;  // steps between checkpoints; 0: at every snapshot
-  SimPrecision precision = SimPrecision::fp64;
+  Precision precision = Precision::fp64;
   std::int64_t threads = 0;  // 0: all cores
+  // Where the forces are computed. There is no CUDA force engine yet: cuda is refused, auto
+  // runs on the CPU, and `devices` (empty: all) is accepted for auto but unused.
+  Backend backend = Backend::automatic;
+  std::vector<int> devices;
+  // The CPU engines' instruction-set variant; "" the widest this CPU runs. The run file records
+  // the variant used, and --resume uses it again: variants differ in the last bits.
+  std::string cpu_kernel;
   std::string out = "run.h5";
   bool resume = false;
   std::int64_t stop_after = 0;  // stop after this many steps (a checkpoint is written); 0: run on
@@ -43,7 +53,7 @@ struct SimJob {
 };
 
 // The job's parameters. Those that define the run (scene, input, engine, integrator, dt,
-// precision) are stored in the run file and cannot change on resume.
+// precision, cpu-kernel) are stored in the run file and cannot change on resume.
 const std::vector<ParamField<SimJob>>& sim_job_fields();
 bool is_stored_sim_field(const std::string& name);
 
@@ -63,6 +73,9 @@ struct SimOutcome {
   double time = 0;             // where the run stands now
   std::int64_t snapshots = 0;  // in the file now
   bool stopped_early = false;  // by stop_after
+  std::string backend;         // where the forces were computed ("cpu")
+  std::string cpu_kernel;      // the CPU kernel variant used (as recorded in the run file)
+  std::string note;            // e.g. why auto ran on the CPU
 };
 
 // Throws InputError/ParameterError for bad input before any work (or file) is made, RunError for

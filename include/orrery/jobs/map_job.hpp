@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// A divergence map as `orrery map` describes it: the physics (ensemble/problems/divergence3/),
+// where and in which precision to compute it, and the picture and data files to write.
+// run_map_job() validates everything before any work, computes the map, and writes the PNG and,
+// with `data`, the HDF5 file.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "orrery/core/backend.hpp"
+#include "orrery/core/parameter.hpp"
+#include "orrery/core/precision.hpp"
+#include "orrery/ensemble/divergence_map.hpp"
+#include "orrery/render/divergence_image.hpp"
+
+namespace orrery {
+
+struct MapJob {
+  DivergenceMapParams physics;
+  Backend backend = Backend::automatic;
+  Precision precision = Precision::fp64;  // fp64, fp32 or mixed
+  std::int64_t threads = 0;               // 0: all cores
+  std::string cpu_kernel;                 // "": the widest this CPU runs
+  std::vector<int> devices;               // empty: all
+  bool exact = false;
+  std::string out = "map.png";
+  std::string data;  // empty: no HDF5 file
+  std::string colormap = "inferno";
+  ImageOrigin origin = ImageOrigin::upper;
+  bool quiet = false;  // for the faces: no progress and no summary
+};
+
+// The job's parameters: the physics' own fields, then the run's and the outputs'.
+const std::vector<ParamField<MapJob>>& map_job_fields();
+
+// Throws ParameterError for anything refused: the physics, precision, backend and devices,
+// output paths that cannot be written, and --data equal to --out.
+void validate(const MapJob& job);
+
+struct MapObserver {
+  std::function<void(const MapProgress&)> progress;  // a few times a second, and at the end
+};
+
+struct MapOutcome {
+  DivergenceMap map;  // the counts and how they were computed (map.info)
+};
+
+// Validates, computes the map and writes the files (each atomically). Throws InputError before
+// any work for refused input, RunError for a failure on the way.
+MapOutcome run_map_job(const MapJob& job, const MapObserver& observer = {});
+
+}  // namespace orrery

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// The parameters of `orrery map`, described once (core/parameter.hpp), and the job itself.
+#include "orrery/jobs/map_job.hpp"
+
+#include <filesystem>
+
+#include "orrery/core/error.hpp"
+#include "orrery/io/atomic_file.hpp"
+#include "orrery/io/divergence_map_file.hpp"
+#include "orrery/io/png_file.hpp"
+#include "orrery/jobs/compute_fields.hpp"
+#include "orrery/render/colormap.hpp"
+
+namespace orrery {
+
+namespace {
+
+using J = MapJob;
+
+std::vector<ParamField<J>> make_fields() {
+  auto f = project_fields(divergence_map_fields(), &J::physics);
+  add_backend_fields(f, &J::backend, &J::devices, &J::cpu_kernel, "where to compute");
+  f.push_back(enum_field("precision", "fp64 (reference), fp32, or mixed (fp64 state, fp32 1/r^3)",
+                         &J::precision,
+                         precision_words({Precision::fp64, Precision::fp32, Precision::mixed})));
+  f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
+  f.push_back(flag_field("exact",
+                         "on the GPU, evaluate 1/r^3 with correctly rounded sqrt and division as "
+                         "the CPU does: bit-identical counts, slower",
+                         &J::exact));
+  f.push_back(text_field("out", "PNG picture to write", &J::out));
+  f.push_back(text_field("data", "HDF5 file for the counts and parameters (default: none)",
+                         &J::data));
+  {
+    auto c = text_field("colormap", "colour map", &J::colormap);
+    c.kind = ParamKind::Choice;
+    c.choices = Colormap::names();
+    f.push_back(std::move(c));
+  }
+  f.push_back(choice_field("origin", "where row 0 (the smallest y) goes: top or bottom",
+                           &J::origin, {"upper", "lower"}));
+  f.push_back(flag_field("quiet", "no progress line and no summary", &J::quiet));
+  return f;
+}
+
+}  // namespace
+
+const std::vector<ParamField<MapJob>>& map_job_fields() {
+  static const auto fields = make_fields();
+  return fields;
+}
+
+void validate(const MapJob& job) {
+  validate(job.physics);
+  check_precision(*find_field(map_job_fields(), "precision"), job.precision);
+  try {
+    check_devices_for_backend(job.backend, job.devices);
+    if (!job.cpu_kernel.empty()) resolve_cpu_kernel(job.cpu_kernel);
+  } catch (const ParameterError& e) {
+    throw e.renamed("--" + e.parameter());
+  }
+  Colormap::by_name(job.colormap);
+  check_output_path("--out", job.out);
+  if (!job.data.empty()) {
+    check_output_path("--data", job.data);
+    if (std::filesystem::absolute(job.data) == std::filesystem::absolute(job.out))
+      throw ParameterError("--data", job.data, "a path other than --out");
+  }
+}
+
+MapOutcome run_map_job(const MapJob& job, const MapObserver& observer) {
+  validate(job);
+  MapRunOptions options;
+  options.backend = job.backend;
+  options.precision = job.precision;
+  options.threads = static_cast<int>(job.threads);
+  options.cpu_kernel = job.cpu_kernel;
+  options.devices = job.devices;
+  options.exact_gpu = job.exact;
+  options.progress = observer.progress;
+
+  MapOutcome outcome;
+  outcome.map = compute_divergence_map(job.physics, options);
+  const DivergenceMap& map = outcome.map;
+  write_png(job.out, render_divergence_image(map.counts, map.width, map.height,
+                                             job.physics.steps, Colormap::by_name(job.colormap),
+                                             job.origin));
+  if (!job.data.empty()) write_divergence_map_file(job.data, job.physics, job.precision, map);
+  return outcome;
+}
+
+}  // namespace orrery
