@@ -4,8 +4,9 @@
 //   a_i += G m_j (x_j − x_i) / (|x_j − x_i|² + ε_ij²)^{3/2}
 //
 // with r² = fma(dz, dz, fma(dy, dy, fma(dx, dx, ε²))) and the factor m_j/(r²·√r²) (G is applied
-// once per target, after the sum), and the pair's potential term m_i m_j/√r². Plummer softening: H. C. Plummer (1911); for the per-particle
-// form ε_ij² = (ε_i² + ε_j²)/2 see Dehnen, MNRAS 324, 273 (2001).
+// once per target, after the sum), and the pair's potential term m_i m_j/√r². Plummer
+// softening: H. C. Plummer (1911); for the per-particle form ε_ij² = (ε_i² + ε_j²)/2 see
+// Dehnen, MNRAS 324, 273 (2001).
 #pragma once
 
 #include "orrery/core/hd_math.hpp"

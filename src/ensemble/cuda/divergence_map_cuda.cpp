@@ -45,9 +45,10 @@ namespace orrery::cuda {
 
 namespace {
 
-// What one call leaves for the next: the pinned results and each device's feed. Pinning host
-// pages is slow next to a device's share of a map (docs/map-gpu.md); a process that makes many
-// maps (a benchmark, a zoom sequence) pays it once. One call at a time uses them; a concurrent call makes its own.
+// What one call leaves for the next: the pinned results and each device's feed. Pinning host pages
+// is slow next to a device's share of a map (docs/map-gpu.md); a process that makes many maps (a
+// benchmark, a zoom sequence) pays it once. One call at a time uses them; a concurrent call makes
+// its own.
 struct RunBuffers {
   PinnedArray<std::int32_t> results;  // result words (result_collector.hpp)
   std::map<int, std::unique_ptr<DeviceFeed>> feeds;  // made by each device's host thread
@@ -154,11 +155,11 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       const std::uint64_t threads = std::uint64_t(shape.blocks) * shape.threads_per_block;
       threads_all += threads;
       // Entries written ahead of the claims: at the start every thread's first item, then four
-      // polls' worth of what the device claims (at least `feed_ahead_least`), so that pixels leave the
-      // shared pool late: by then their neighbours' counts order them best, and the device
-      // that is free first takes them. The ring holds four times the most ever written ahead,
-      // so an entry is overwritten only long after its thread has read it (the kernel checks,
-      // see `overrun`).
+      // polls' worth of what the device claims (at least `feed_ahead_least`), so that pixels leave
+      // the shared pool late: by then their neighbours' counts order them best, and the device that
+      // is free first takes them. The ring holds four times the most ever written ahead, so an
+      // entry is overwritten only long after its thread has read it (the kernel checks, see
+      // `overrun`).
       const std::uint64_t least = schedule.feed_ahead_least;
       const std::uint64_t capacity = next_power_of_two(4 * (threads + least));
       // Each thread's last claim finds the feed closed: at most one claim per item and thread.
@@ -283,11 +284,11 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
     ~Joined() { team.wait(); }
   } joined{team};
   mark_not_yet(devices.size());
-  // The results' own memory, touched while the devices work (first-touch page faults of
-  // megabytes are slow), and filled as pixels finish: every `sweep_every_us` the calling
-  // thread looks at up to `sweep_at_most` result words, copying the finished ones; what is left when the last
-  // device is done is copied by the host threads together (finish, below). It reports progress
-  // meanwhile and wakes the moment the last device is done.
+  // The results' own memory, touched while the devices work (first-touch page faults of megabytes
+  // are slow), and filled as pixels finish: every `sweep_every_us` the calling thread looks at up
+  // to `sweep_at_most` result words, copying the finished ones; what is left when the last device
+  // is done is copied by the host threads together (finish, below). It reports progress meanwhile
+  // and wakes the moment the last device is done.
   DivergenceCounts out;
   out.counts.resize(total);
   out.nonfinite.resize(total);
@@ -337,7 +338,8 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   // Each device finds the pool empty at its next poll; the first to find it saw it happen.
   out.info.pool_empty_seconds = *std::min_element(times.emptied.begin(), times.emptied.end());
   out.info.device_done_seconds = times.done;
-  for (std::uint64_t n : times.taken) out.info.device_pixels.push_back(static_cast<std::int64_t>(n));
+  for (std::uint64_t n : times.taken)
+    out.info.device_pixels.push_back(static_cast<std::int64_t>(n));
   return out;
 }
 

@@ -15,9 +15,10 @@
 // The factor m_j/r³: AVX-512 and AVX2 refine the hardware reciprocal square root
 // (physics/inverse_cube_refined.hpp: ≤ 3.5 ulp against 3 ulp for the IEEE formula) because the
 // IEEE square root and division share one divider, which caps fp64 far below the FMA ports'
-// rate (bench/README.md, "Why not the IEEE square root and division"). The generic variant (SSE2, no FMA unit assumed) keeps the exact
-// m / (r²·√r²) and so gives the bits of the plain scalar loop. Variants may therefore differ in
-// the last bits; within one variant results are bit-identical across thread counts.
+// rate (bench/README.md, "Why not the IEEE square root and division"). The generic variant
+// (SSE2, no FMA unit assumed) keeps the exact m / (r²·√r²) and so gives the bits of the plain
+// scalar loop. Variants may therefore differ in the last bits; within one variant results are
+// bit-identical across thread counts.
 #include <cstddef>
 #include <type_traits>
 
