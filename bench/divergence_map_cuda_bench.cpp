@@ -5,12 +5,14 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "ensemble/cuda/divergence_map_cuda.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
@@ -33,17 +35,42 @@ const std::vector<std::int32_t>& exact_fp64_counts() {
   return counts;
 }
 
-// The GPU schedule: parking segment (0: each thread runs a pixel to its end), live pixels per
-// thread, the share of the map dealt, and whether devices' speeds move pixels; and blocks of
-// another job kept running on device 0 meanwhile (a busier device).
+// The GPU schedule (ensemble/cuda/map_schedule_policy.hpp): parking segment (0: each thread
+// runs a pixel to its end), live pixels per thread (0: the policy's), the share of the map
+// dealt, and whether devices' speeds move pixels; and blocks of another job kept running on
+// device 0 meanwhile (a busier device).
 struct Schedule {
-  int segment = MapRunOptions{}.gpu_segment;
-  double live = MapRunOptions{}.gpu_live_per_thread;
-  double share = MapRunOptions{}.gpu_device_share;
-  bool balance = MapRunOptions{}.gpu_balance;
+  int segment = cuda::MapPolicy::schedule.segment;
+  double live = 0;
+  double share = cuda::MapPolicy::schedule.device_share;
+  bool balance = cuda::MapPolicy::schedule.balance;
   int busy_blocks = 0;
-  bool catch_up = MapRunOptions{}.gpu_catch_up;
+  bool catch_up = cuda::MapPolicy::schedule.catch_up;
+
+  cuda::MapSchedule policy() const {
+    cuda::MapSchedule s = cuda::MapPolicy::schedule;
+    s.segment = segment;
+    if (live > 0) s.live_per_thread = live;
+    s.device_share = share;
+    s.balance = balance;
+    s.catch_up = catch_up;
+    return s;
+  }
 };
+
+// The whole map on the CUDA backend under `schedule`, timed as compute_divergence_map times it.
+DivergenceMap map_with(const DivergenceMapParams& p, const MapRunOptions& o,
+                       const cuda::MapSchedule& schedule) {
+  const DivergenceSetup setup = make_divergence_setup(p);
+  const auto t0 = std::chrono::steady_clock::now();
+  DivergenceMap m;
+  static_cast<DivergenceCounts&>(m) = cuda::run_divergence_map(setup, {}, o, schedule);
+  m.info.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  m.width = p.width;
+  m.height = p.height;
+  return m;
+}
 
 void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exact, int devices,
                           Schedule schedule, int resolution = 1000) {
@@ -60,24 +87,20 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
   o.backend = Backend::cuda;
   o.precision = precision;
   o.exact_gpu = exact;
-  o.gpu_segment = schedule.segment;
-  o.gpu_live_per_thread = schedule.live;
-  o.gpu_device_share = schedule.share;
-  o.gpu_balance = schedule.balance;
-  o.gpu_catch_up = schedule.catch_up;
+  const cuda::MapSchedule policy = schedule.policy();
   for (int d = 0; d < devices; ++d) o.devices.push_back(d);
   // One untimed map of this size first (contexts and modules load; the timed maps reuse its
   // buffers, as every map after the first of a process does). (With another job on device 0 this is also what makes the
   // timed maps possible: growing a buffer frees device memory, which waits for every kernel on
   // the device, the other job's included.)
-  compute_divergence_map(canonical, o);
+  map_with(canonical, o, policy);
   double seconds = 0, steps = 0, device_seconds = 0, launched = 0, emptied = 0, first_done = 0,
          last_done = 0;
   std::vector<std::int32_t> counts;
   double first_share = 0;
   for (auto _ : state) {
     void* busy = schedule.busy_blocks > 0 ? occupy_device(0, schedule.busy_blocks) : nullptr;
-    const DivergenceMap m = compute_divergence_map(canonical, o);
+    const DivergenceMap m = map_with(canonical, o, policy);
     if (busy) release_device(busy);
     first_share += static_cast<double>(m.info.device_pixels.front()) /
                    static_cast<double>(m.counts.size());
@@ -105,7 +128,7 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
   state.counters["devices_done_spread_s"] = (last_done - first_done) / n;
   state.counters["done_to_return_s"] = (seconds - last_done) / n;
   state.counters["segment"] = schedule.segment;
-  state.counters["live_per_thread"] = schedule.live;
+  state.counters["live_per_thread"] = policy.live_per_thread;
   state.counters["device_share"] = schedule.share;
   state.counters["devices"] = devices;
   state.counters["device0_pixel_share"] = first_share / n;

@@ -30,14 +30,14 @@ cmake --build build-gpu -j "$(nproc)" 2>&1 | grep -E "error|warning: |FAILED" | 
 
 if [ "$what" = tests ] || [ "$what" = all ]; then
   echo "== CUDA tests"
-  timeout 300 ./build-gpu/bin/orrery_tests --gtest_filter='CudaMap.*:WorkPool.*' 2>&1 | grep -E "^\[ (figure|  FAILED|  PASSED|  SKIPPED|       OK) |Failure|Expected|Which|actual" | head -80
+  timeout 300 ./build-gpu/bin/orrery_tests --gtest_filter='CudaMap*:WorkPool.*' 2>&1 | grep -E "^\[ (figure|  FAILED|  PASSED|  SKIPPED|       OK) |Failure|Expected|Which|actual" | head -80
   echo "== all tests"
   ctest --test-dir build-gpu -j "$(nproc)" --timeout 200 2>&1 | tail -15
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
   echo "== fp64 instructions per pixel-step (SASS)"
-  cuobjdump -sass build-gpu/src/CMakeFiles/orrery.dir/ensemble/cuda/twin_kernel.cu.o > "$OUT/twin_kernel.sass" 2>&1
+  cuobjdump -sass build-gpu/src/CMakeFiles/orrery.dir/map_kernels/twin_kernel_0.cu.o > "$OUT/twin_kernel.sass" 2>&1
   python3 bench/sass_fp64_count.py "$OUT/twin_kernel.sass" | tee "$OUT/sass_counts.txt"
   echo "== benchmark"
   timeout 240 ./build-gpu/bin/orrery_bench --benchmark_filter="${BENCH_FILTER:-divergence_map_cuda}" \

@@ -9,6 +9,7 @@
 #include "cpu/divergence_map_cpu.hpp"
 #if ORRERY_WITH_CUDA
 #include "cuda/divergence_map_cuda.hpp"
+#include "device/cuda/device_info.hpp"
 #endif
 #include "orrery/core/error.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
@@ -61,7 +62,7 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
   const auto t0 = std::chrono::steady_clock::now();
   DivergenceCounts out;
 #if ORRERY_WITH_CUDA
-  if (on_gpu) out = cuda::run_divergence_map(setup, pixels, options);
+  if (on_gpu) out = cuda::run_divergence_map(setup, pixels, options, cuda::MapPolicy::schedule);
 #endif
   if (!on_gpu) {
     out = cpu::run_divergence_map(setup, pixels, options);

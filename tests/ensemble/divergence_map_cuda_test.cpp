@@ -1,19 +1,50 @@
 // SPDX-License-Identifier: MIT
 // The CUDA backend against the CPU: bit-identical in exact mode, within the documented fractions
-// otherwise, and independent of device count and launch shape. Skipped where no GPU is present.
+// otherwise, and independent of device count, launch shape and schedule (passed through the
+// backend's private header). Skipped where no GPU is present.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <span>
 #include <thread>
 #include <vector>
 
+#include "ensemble/cuda/map_schedule_policy.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
+#include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 #include "reference_pixels.hpp"
+#if ORRERY_WITH_CUDA
+#include "ensemble/cuda/divergence_map_cuda.hpp"
+#endif
 
 namespace orrery {
 namespace {
+
+using cuda::MapPolicy;
+using cuda::MapSchedule;
+
+// Chosen pixels (all of them if none are listed) under another schedule than the policy's.
+DivergenceCounts pixels_with(const DivergenceMapParams& p, std::span<const PixelIndex> pixels,
+                             const MapRunOptions& o, const MapSchedule& schedule) {
+#if ORRERY_WITH_CUDA
+  return cuda::run_divergence_map(make_divergence_setup(p), pixels, o, schedule);
+#else
+  (void)p, (void)pixels, (void)o, (void)schedule;
+  ADD_FAILURE() << "this build has no CUDA backend";
+  return {};
+#endif
+}
+
+DivergenceMap map_with(const DivergenceMapParams& p, const MapRunOptions& o,
+                       const MapSchedule& schedule) {
+  DivergenceMap m;
+  static_cast<DivergenceCounts&>(m) = pixels_with(p, {}, o, schedule);
+  m.width = p.width;
+  m.height = p.height;
+  return m;
+}
 
 class CudaMap : public ::testing::Test {
  protected:
@@ -117,8 +148,9 @@ TEST_F(CudaMap, IdenticalAcrossDeviceCountsAndLaunchShapes) {
   for (int blocks : {1, 3, 64, 0}) {
     MapRunOptions o = gpu();
     o.devices = {0};
-    o.gpu_blocks = blocks;
-    EXPECT_EQ(compute_divergence_map(p, o).counts, reference) << blocks << " blocks";
+    MapSchedule s = MapPolicy::schedule;
+    s.blocks = blocks;
+    EXPECT_EQ(map_with(p, o, s).counts, reference) << blocks << " blocks";
   }
   const int devices = cuda_device_count();
   std::printf("[ figure   ] devices present: %d\n", devices);
@@ -137,34 +169,35 @@ TEST_F(CudaMap, IdenticalWhateverTheSchedule) {
   // trajectories behind catch up at the end. A segment of one pass parks at every step.
   struct Schedule {
     int segment;
-    double live, share;
+    double live, share;  // live 0: the policy's
     int blocks;
     bool catch_up = true;
   };
   const auto p = sensitive(97, 61, Plane::xy, 1);
-  MapRunOptions plain = gpu(Precision::fp64, true);
-  plain.gpu_segment = 0;
+  MapSchedule plain = MapPolicy::schedule;
+  plain.segment = 0;
   const auto reference = compute_divergence_map(p, cpu()).counts;
-  ASSERT_EQ(compute_divergence_map(p, plain).counts, reference);
+  ASSERT_EQ(map_with(p, gpu(Precision::fp64, true), plain).counts, reference);
   const std::vector<PixelIndex> chosen{{0, 0}, {96, 60}, {48, 30}, {5, 7}, {5, 7}, {90, 2}};
   for (const Schedule& s :
        {Schedule{1, 2, 1, 1}, Schedule{16, 2, 1, 0}, Schedule{16, 0.25, 1, 3},
         Schedule{64, 8, 0.1, 1}, Schedule{256, 1, 1, 0}, Schedule{4096, 8, 0.9, 0},
         Schedule{4096, 0, 0.5, 0}, Schedule{16, 2, 1, 0, false}, Schedule{4096, 0, 1, 3, false}}) {
     MapRunOptions o = gpu(Precision::fp64, true);
-    o.gpu_segment = s.segment;
-    o.gpu_live_per_thread = s.live;
-    o.gpu_device_share = s.share;
-    o.gpu_blocks = s.blocks;
-    o.gpu_catch_up = s.catch_up;
+    MapSchedule schedule = MapPolicy::schedule;
+    schedule.segment = s.segment;
+    if (s.live > 0) schedule.live_per_thread = s.live;
+    schedule.device_share = s.share;
+    schedule.blocks = s.blocks;
+    schedule.catch_up = s.catch_up;
     for (int devices : {1, cuda_device_count()}) {
       o.devices.clear();
       for (int d = 0; d < devices; ++d) o.devices.push_back(d);
-      const auto m = compute_divergence_map(p, o);
+      const auto m = map_with(p, o, schedule);
       EXPECT_EQ(m.counts, reference) << "segment " << s.segment << ", live " << s.live << ", "
                                      << s.blocks << " blocks, " << devices << " devices, "
                                      << (s.catch_up ? "" : "no ") << "catch-up";
-      const auto some = compute_divergence_pixels(p, chosen, o);
+      const auto some = pixels_with(p, chosen, o, schedule);
       for (std::size_t i = 0; i < chosen.size(); ++i)
         EXPECT_EQ(some.counts[i], m.at(chosen[i][0], chosen[i][1])) << "listed pixel " << i;
     }
@@ -172,18 +205,19 @@ TEST_F(CudaMap, IdenticalWhateverTheSchedule) {
 }
 
 TEST_F(CudaMap, RefusesScheduleValuesOutsideTheirRange) {
-  MapRunOptions o = gpu();
-  o.gpu_segment = 3000;
-  EXPECT_THROW(compute_divergence_map(window(4, 4, 10), o), ParameterError);
-  o.gpu_segment = 4096;
-  for (double live : {-1.0, std::nan("")}) {
-    o.gpu_live_per_thread = live;
-    EXPECT_THROW(compute_divergence_map(window(4, 4, 10), o), ParameterError) << live;
+  const MapRunOptions o = gpu();
+  MapSchedule s = MapPolicy::schedule;
+  s.segment = 3000;
+  EXPECT_THROW(map_with(window(4, 4, 10), o, s), ParameterError);
+  s.segment = MapPolicy::schedule.segment;
+  for (double live : {0.0, -1.0, std::nan("")}) {
+    s.live_per_thread = live;
+    EXPECT_THROW(map_with(window(4, 4, 10), o, s), ParameterError) << live;
   }
-  o.gpu_live_per_thread = 0;  // the default
+  s.live_per_thread = MapPolicy::schedule.live_per_thread;
   for (double share : {0.0, 1.5}) {
-    o.gpu_device_share = share;
-    EXPECT_THROW(compute_divergence_map(window(4, 4, 10), o), ParameterError) << share;
+    s.device_share = share;
+    EXPECT_THROW(map_with(window(4, 4, 10), o, s), ParameterError) << share;
   }
 }
 

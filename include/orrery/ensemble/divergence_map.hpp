@@ -32,23 +32,6 @@ struct MapRunOptions {
   // On the GPU, evaluate 1/r³ with correctly rounded square root and division, as the CPU does,
   // instead of the hardware reciprocal square root: counts bit-identical to the CPU's, slower.
   bool exact_gpu = false;
-  int gpu_blocks = 0;  // blocks per launch; 0 fills the device (other values: tests of launch shape)
-  // The GPU schedule (docs/map-gpu.md): every `gpu_segment` steps (a power of two; 0 never
-  // parks: each thread runs a pixel to its end) a warp parks its trajectories and takes the
-  // longest-waiting ones. A device keeps up to `gpu_live_per_thread` pixels per thread in
-  // progress (0: 8, the best measured on H200s). With several devices `gpu_device_share` of the
-  // map is dealt to them at the start in equal parts and the rest handed out as devices free
-  // threads; for the first 20 ms each keeps at most 2 pixels per thread and never more than its
-  // share of an even split in progress, while their speeds are measured; then (`gpu_balance`)
-  // unstarted pixels move from the slower devices' deals to the faster ones' and the full cap
-  // applies. A device that has run out takes the unstarted end of another's deal. Once a
-  // device has no new pixel left, its trajectories behind the median step count keep their
-  // lanes while the others queue (`gpu_catch_up`), so that its last trajectories end together.
-  int gpu_segment = 4096;
-  double gpu_live_per_thread = 0;
-  double gpu_device_share = 1.0;
-  bool gpu_balance = true;  // off: the deals stay as dealt (a benchmark comparison)
-  bool gpu_catch_up = true;  // off: plain turns to the end (a benchmark comparison)
   // Called from one thread, a few times a second, and once at the end.
   std::function<void(const MapProgress&)> progress;
 };

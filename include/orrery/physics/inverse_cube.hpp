@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "orrery/core/hd_math.hpp"
+#include "orrery/physics/inverse_cube_refined.hpp"
 
 namespace orrery {
 
@@ -21,13 +22,13 @@ struct InverseCubeExact {
 
 // The GPU's fast factor. fp64: from the hardware estimate y ≈ 1/√r² (MUFU.RSQ64H, relative
 // error below 2^−20), with e = 1 − r²y² the exact k = y³(1 − e)^(−3/2) is expanded as
-//   k = y³ (1 + e (3/2 + 15/8 e)),
-// whose truncation error (35/16)e³ < 2^−58 is below an ulp: 6 fp64 instructions and no branch,
-// within 3 ulp of the exact factor (measured on an H200 over 4·10⁶ random r² in [2^−40, 2^40]),
-// against 7 and a special-case branch for rsqrt() cubed (5 ulp). r² = 0, ∞ or below 2^−1022
-// give NaN, which the divergence map reports as a non-finite pixel (the exact factor gives ∞ or
-// 0 there; both mean bodies that collided or flew apart). fp32: rsqrtf cubed (MUFU.RSQ).
-// Host code, which has no such instruction, evaluates the exact formula.
+//   k = y³ (1 + e (3/2 + 15/8 e))
+// (inverse_cube_refined.hpp with two terms: the same text as the CPU kernels' factor), whose
+// truncation error (35/16)e³ < 2^−58 is below an ulp: 6 fp64 instructions and no branch, fewer
+// and closer to the exact factor than rsqrt() cubed (docs/map-gpu.md gives both). r² = 0, ∞ or
+// below 2^−1022 give NaN, which the divergence map reports as a non-finite pixel (the exact
+// factor gives ∞ or 0 there; both mean bodies that collided or flew apart). fp32: rsqrtf cubed
+// (MUFU.RSQ). Host code, which has no such instruction, evaluates the exact formula.
 struct InverseCubeFast {
   template <class T>
   ORRERY_HD T operator()(const T& r2) const {
@@ -35,10 +36,7 @@ struct InverseCubeFast {
     if constexpr (std::is_same_v<T, double>) {
       double y;
       asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(r2));
-      const double y2 = y * y;
-      const double e = ::fma(-r2, y2, 1.0);
-      const double y3 = y2 * y;
-      return ::fma(y3, e * ::fma(e, 1.875, 1.5), y3);
+      return inverse_cube_refined<2>(r2, y);
     } else {
       const float y = ::rsqrtf(r2);
       return y * y * y;

@@ -1,24 +1,22 @@
 // SPDX-License-Identifier: MIT
 // The CUDA backend of the divergence map: all (or the chosen) GPUs of the host. Present only in
-// builds with CUDA (ORRERY_WITH_CUDA).
+// builds with CUDA (ORRERY_WITH_CUDA). A private header: the map runs MapPolicy's schedule
+// (src/ensemble/divergence_map.cpp); tests and benchmarks pass others through it.
 #pragma once
 
 #include <span>
-#include <string>
-#include <vector>
 
+#include "map_schedule_policy.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
 namespace orrery::cuda {
 
-// The number of CUDA devices, or 0 with the reason in `why` (no driver, no device, ...).
-int device_count(std::string* why = nullptr);
-std::string device_name(int device);
-
-// Every pixel of the grid, or the listed pixels, on `devices` (empty: all).
+// Every pixel of the grid, or the listed pixels, on `options.devices` (empty: all), scheduled
+// by `schedule` (refused with ParameterError where a value is outside its range).
 DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                                     std::span<const PixelIndex> pixels,
-                                    const MapRunOptions& options);
+                                    const MapRunOptions& options,
+                                    const MapSchedule& schedule = MapPolicy::schedule);
 
 }  // namespace orrery::cuda

@@ -20,6 +20,7 @@
 #include <cuda/atomic>
 
 #include "device/cuda/cuda_check.hpp"
+#include "ensemble/cuda/map_schedule_policy.hpp"
 #include "ensemble/cuda/twin_kernel.hpp"
 #include "ensemble/map_kernel_dispatch.hpp"
 #include "ensemble/schedule/result_collector.hpp"
@@ -30,12 +31,6 @@
 namespace orrery::cuda {
 
 namespace {
-
-// Small blocks: a block's resources return to the device only when all its threads are done,
-// so at the end of a tile small blocks free the multiprocessor for the next tile sooner. Eight
-// blocks of two warps per multiprocessor keep the registers within 128 per thread.
-constexpr int kThreadsPerBlock = kTwinThreadsPerBlock;
-constexpr int kMinBlocksPerSm = 8;
 
 template <class Problem>
 __device__ void load_pixel(typename Problem::State& st, const DivergenceSetup& s,
@@ -89,9 +84,6 @@ __device__ bool next_item(const TwinFeed& f, std::uint32_t& item) {
 }
 
 constexpr unsigned kFullWarp = 0xffffffffu;
-// Once no new pixel remains, a warp running fewer trajectories than this at a segment's end
-// parks them for fuller warps and leaves.
-constexpr int kSparseWarp = 16;
 
 template <class T>
 using DeviceAtomic = ::cuda::atomic_ref<T, ::cuda::thread_scope_device>;
@@ -172,7 +164,7 @@ __device__ void publish_parked(const TwinParking& q, unsigned count) {
 // every register it does not hold is one more for the step's own temporaries (the kernel runs
 // at its register limit).
 template <class Problem>
-__global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
+__global__ void __launch_bounds__(MapPolicy::threads_per_block, MapPolicy::min_blocks_per_sm)
     twin_kernel(const DivergenceSetup s, const TwinFeed f) {
   using R = typename Problem::Real;
   const typename Problem::Gravity gravity = Problem::gravity(s);
@@ -237,7 +229,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
   // Warps end their segments at different passes (a hashed phase), so that they do not all
   // reach the queue's counters at once. Once no new pixel remains, segments are 16 times
   // shorter: that is when packing pays.
-  const unsigned short_segment = max(q.segment / 16, 1u);
+  const unsigned short_segment = max(q.segment / MapPolicy::short_segment_divisor, 1u);
   unsigned left = 1 + ((blockIdx.x * blockDim.x + threadIdx.x) / 32 * 2654435761u) % q.segment;
   bool ending = false;  // no new pixel remains for anyone (the same in every lane)
   for (;;) {
@@ -325,7 +317,9 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
     } else {
       // A worthwhile share, or none: fuller warps take the rest.
       const int stayed = __popc(__ballot_sync(kFullWarp, has));
-      take_parked(stayed >= kSparseWarp ? 1u : static_cast<unsigned>(kSparseWarp - stayed));
+      take_parked(stayed >= MapPolicy::sparse_warp
+                      ? 1u
+                      : static_cast<unsigned>(MapPolicy::sparse_warp - stayed));
     }
     const bool busy = __any_sync(kFullWarp, has);
     if (q.stats && lane == 0) {

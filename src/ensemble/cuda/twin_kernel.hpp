@@ -66,10 +66,6 @@ struct TwinFeed {
   TwinParking park;
 };
 
-// Threads per block: small blocks return a multiprocessor's resources sooner at the end of a
-// run (twin_kernel.cuh).
-inline constexpr int kTwinThreadsPerBlock = 64;
-
 struct TwinLaunch {
   int blocks = 0;
   int threads_per_block = 0;

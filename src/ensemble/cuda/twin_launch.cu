@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "device/cuda/cuda_check.hpp"
+#include "ensemble/cuda/map_schedule_policy.hpp"
 #include "ensemble/cuda/twin_kernel.hpp"
 #include "orrery/ensemble/map_integrators.hpp"
 #include "orrery/ensemble/problems/divergence3/twin_divergence.hpp"
@@ -53,9 +54,9 @@ TwinLaunch twin_launch_shape(const DivergenceSetup& setup, Precision precision, 
   const std::string where = "device " + std::to_string(device);
   ORRERY_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), where);
   ORRERY_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                        &per_sm, pick(setup, precision, exact), kTwinThreadsPerBlock, 0),
+                        &per_sm, pick(setup, precision, exact), MapPolicy::threads_per_block, 0),
                     where);
-  return {sms * (per_sm > 0 ? per_sm : 1), kTwinThreadsPerBlock};
+  return {sms * (per_sm > 0 ? per_sm : 1), MapPolicy::threads_per_block};
 }
 
 void launch_twin_kernel(const DivergenceSetup& setup, Precision precision, bool exact,

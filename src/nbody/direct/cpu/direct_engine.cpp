@@ -46,9 +46,8 @@ double scalar_potential_row(const DirectSources<Real>& s, std::size_t i) {
   CompensatedSum<Real> row;
   for (std::size_t j = i + 1; j < s.n; ++j) {
     const Real dx = s.x[j] - s.x[i], dy = s.y[j] - s.y[i], dz = s.z[j] - s.z[i];
-    const Real r2 =
-        mul_add(dz, dz, mul_add(dy, dy, mul_add(dx, dx, s.half_eps2[i] + s.half_eps2[j])));
-    row.add(s.mass[i] * s.mass[j] / sqrt(r2));
+    const Real r2 = softened_distance2(dx, dy, dz, s.half_eps2[i] + s.half_eps2[j]);
+    row.add(pair_potential_term(s.mass[i], s.mass[j], r2));
   }
   return static_cast<double>(row.value());
 }

@@ -14,10 +14,11 @@
 //
 // The factor m_j/r³: AVX-512 and AVX2 refine the hardware reciprocal square root
 // (physics/inverse_cube_refined.hpp: ≤ 3.5 ulp against 3 ulp for the IEEE formula) because the
-// IEEE square root and division share one divider, which caps fp64 at about 0.7·10⁹
-// interactions/s per core. The generic variant (SSE2, no FMA unit assumed) keeps the exact
-// m / (r²·√r²) and so gives the bits of the plain scalar loop. Variants may therefore differ in
-// the last bits; within one variant results are bit-identical across thread counts.
+// IEEE square root and division share one divider, which caps fp64 far below the FMA ports'
+// rate (bench/README.md, "Why not the IEEE square root and division"). The generic variant
+// (SSE2, no FMA unit assumed) keeps the exact m / (r²·√r²) and so gives the bits of the plain
+// scalar loop. Variants may therefore differ in the last bits; within one variant results are
+// bit-identical across thread counts.
 #include <cstddef>
 #include <type_traits>
 
@@ -25,6 +26,7 @@
 #include "orrery/core/compensated_sum.hpp"
 #include "orrery/core/simd.hpp"
 #include "orrery/physics/inverse_cube_refined.hpp"
+#include "orrery/physics/softened_pair.hpp"
 
 #ifndef ORRERY_CPU_KERNEL
 #error "compile with -DORRERY_CPU_KERNEL=<name>"
@@ -37,10 +39,10 @@ template <class R>
 using Lanes = stdx::native_simd<R>;
 
 // Target vectors per block: independent chains that hide the latency of the factor's dependent
-// chain, few enough that block, sources and temporaries fit the register file. Measured with
-// bench/direct_engine_bench.cpp (N = 8192, one thread): AVX-512 fp64 1 → 2.2, 2/3/4 → 2.5·10⁹
-// interactions/s (the port limit from 2 on); AVX2 1 and 2 alike, and 1 spills nothing into
-// its 16 registers; the generic variant waits on the divider either way.
+// chain, few enough that block, sources and temporaries fit the register file. Chosen with
+// bench/direct_engine_bench.cpp (bench/README.md, "Block and tile"): AVX-512 reaches the port
+// limit from 2 on; AVX2 runs 1 and 2 alike, and 1 spills nothing into its 16 registers; the
+// generic variant waits on the divider either way.
 #if defined(__AVX512F__)
 constexpr int kBlocks = 2;
 #elif defined(__AVX2__)
@@ -81,13 +83,13 @@ ORRERY_HD Lanes<R> mass_over_cube(const Lanes<R>& r2, const Lanes<R>& m) {
                                       _mm256_set1_pd(0x1p-10), _CMP_NLE_UQ);
     if (_mm256_movemask_pd(off) != 0) [[unlikely]]
       return V(_mm256_blendv_pd(static_cast<__m256d>(k),
-                                static_cast<__m256d>(m / (r2 * stdx::sqrt(r2))), off));
+                                static_cast<__m256d>(mass_over_cube_exact(r2, m)), off));
     return k;
   } else {
     return mass_over_cube_refined<2>(r2, V(_mm256_rsqrt_ps(static_cast<__m256>(r2))), m);
   }
 #else
-  return m / (r2 * sqrt(r2));
+  return mass_over_cube_exact(r2, m);
 #endif
 }
 
@@ -109,7 +111,7 @@ ORRERY_HD void sweep(const DirectSources<R>& s, std::size_t jb, std::size_t je, 
     ORRERY_UNROLL
     for (int b = 0; b < kBlocks; ++b) {
       const V dx = sx - t.x[b], dy = sy - t.y[b], dz = sz - t.z[b];
-      const V r2 = mul_add(dz, dz, mul_add(dy, dy, mul_add(dx, dx, t.half_eps2[b] + sh)));
+      const V r2 = softened_distance2(dx, dy, dz, t.half_eps2[b] + sh);
       const V k = mass_over_cube<R>(r2, sm);
       if constexpr (SkipSelf) {
         // Lane l of vector b holds target i0 + b·W + l; j − i0 < kBlocks·W here, exact in R.
@@ -247,16 +249,15 @@ void potential_rows(const DirectSources<R>& s, std::size_t begin, std::size_t en
         m.copy_from(pad[4], stdx::vector_aligned);
       }
       const V dx = x - xi, dy = y - yi, dz = z - zi;
-      const V r2 = mul_add(dz, dz, mul_add(dy, dy, mul_add(dx, dx, hi + h)));
-      V term = mi * m / sqrt(r2);
+      const V r2 = softened_distance2(dx, dy, dz, hi + h);
+      V term = pair_potential_term(mi, m, r2);
       // Lane l is source j + l: it counts when i < j + l < n (small integers, exact in R).
       const R after = j > i ? R(-1) : static_cast<R>(i - j);
       const R before = static_cast<R>(lesser(n - j, W));
       stdx::where(!(lane > V(after) && lane < V(before)), term) = V(R(0));
-      const V t = sum + term;
-      const V bp = t - sum;
-      carry += (sum - (t - bp)) + (term - bp);
-      sum = t;
+      V error;
+      sum = two_sum(sum, term, error);
+      carry += error;
     }
     CompensatedSum<R> row;
     for (std::size_t l = 0; l < W; ++l) row.add(sum[l]);
