@@ -14,6 +14,7 @@
 
 #include "ensemble/cuda/divergence_map_cuda.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
+#include "orrery/ensemble/map_integrators.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
 namespace orrery::bench {
@@ -73,7 +74,8 @@ DivergenceMap map_with(const DivergenceMapParams& p, const MapRunOptions& o,
 }
 
 void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exact, int devices,
-                          Schedule schedule, int resolution = 1000) {
+                          Schedule schedule, int resolution = 1000,
+                          const std::string& integrator = "euler") {
   const int present = cuda_device_count();
   if (present == 0 || devices > present) {
     state.SkipWithError("not enough CUDA devices");
@@ -83,6 +85,7 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
   }
   DivergenceMapParams canonical;
   canonical.width = canonical.height = resolution;  // the same window
+  canonical.integrator = integrator;
   MapRunOptions o;
   o.backend = Backend::cuda;
   o.precision = precision;
@@ -137,7 +140,7 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
   static std::map<int, double> peak;
   if (!peak.count(0)) peak[0] = fp64_fma_per_second(0);
   state.counters["fp64_fma_peak_per_s_per_device"] = peak[0];
-  if (resolution == 1000) {
+  if (resolution == 1000 && integrator == "euler") {
     const auto& ref = exact_fp64_counts();
     std::size_t same = 0, close = 0;
     for (std::size_t i = 0; i < ref.size(); ++i) {
@@ -148,7 +151,7 @@ void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exa
     state.counters["within_1pct_of_exact_fp64"] = static_cast<double>(close) / ref.size();
   }
   state.SetLabel(to_string(precision) + (exact ? " exact" : "") + " " + std::to_string(devices) +
-                 " device(s)");
+                 " device(s), " + integrator);
 }
 
 // The persistent kernel against the published schedule (a warp runs until its last pixel is
@@ -214,6 +217,15 @@ int register_all() {
   add("fp64-exact/1gpu", Precision::fp64, true, 1);
   add("mixed/1gpu", Precision::mixed, false, 1);
   add("fp32/1gpu", Precision::fp32, false, 1);
+  // The canonical map with each other integrator (fp64, one device).
+  for (const std::string& name : map_integrator_names())
+    if (name != "euler")
+      benchmark::RegisterBenchmark(("divergence_map_cuda/integrator/" + name + "/1gpu").c_str(),
+                                   BM_DivergenceMapCuda, Precision::fp64, false, 1, Schedule{},
+                                   1000, name)
+          ->Unit(benchmark::kMillisecond)
+          ->UseManualTime()
+          ->Iterations(3);
   for (int d : {2, 4, 8}) add("fp64/" + std::to_string(d) + "gpu", Precision::fp64, false, d);
   // What each of four devices faces: the same window at a quarter of the pixels, on one.
   add("fp64-quarter/1gpu", Precision::fp64, false, 1, {}, 500);
