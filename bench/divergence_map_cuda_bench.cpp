@@ -74,8 +74,7 @@ DivergenceMap map_with(const DivergenceMapParams& p, const MapRunOptions& o,
 }
 
 void BM_DivergenceMapCuda(benchmark::State& state, Precision precision, bool exact, int devices,
-                          Schedule schedule, int resolution = 1000,
-                          const std::string& integrator = "euler") {
+                          Schedule schedule, int resolution, const std::string& integrator) {
   const int present = cuda_device_count();
   if (present == 0 || devices > present) {
     state.SkipWithError("not enough CUDA devices");
@@ -208,7 +207,7 @@ int register_all() {
   auto add = [](const std::string& name, Precision p, bool exact, int devices,
                 Schedule schedule = {}, int resolution = 1000) {
     benchmark::RegisterBenchmark(("divergence_map_cuda/" + name).c_str(), BM_DivergenceMapCuda, p,
-                                 exact, devices, schedule, resolution)
+                                 exact, devices, schedule, resolution, std::string("euler"))
         ->Unit(benchmark::kMillisecond)
         ->UseManualTime()
         ->Iterations(3);
@@ -222,7 +221,7 @@ int register_all() {
     if (name != "euler")
       benchmark::RegisterBenchmark(("divergence_map_cuda/integrator/" + name + "/1gpu").c_str(),
                                    BM_DivergenceMapCuda, Precision::fp64, false, 1, Schedule{},
-                                   1000, name)
+                                   1000, std::string(name))
           ->Unit(benchmark::kMillisecond)
           ->UseManualTime()
           ->Iterations(3);
