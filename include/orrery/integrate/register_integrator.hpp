@@ -11,6 +11,8 @@
 //                                   holds during the first `starter_steps` of a trajectory
 //   parked_words, for_each_parked   the words of Memory a trajectory must carry when it leaves
 //                                   the registers, visited as f(word, index)
+//   working_words                   the words a step holds besides the state (stage values,
+//                                   history, kept a(x)): what a GPU kernel's registers must fit
 //
 // Explicit Runge–Kutta keeps nothing. A splitting method keeps a(x) for the next step's first
 // kick (first same as last: leapfrog evaluates the forces once per step); a(x) is a function of
@@ -35,6 +37,7 @@ struct RegisterIntegrator<Table, T, N, IntegratorFamily::explicit_runge_kutta> {
   struct Memory {};
   static constexpr int parked_words = 0;
   static constexpr int starter_steps = 0;
+  static constexpr int working_words = 2 * Table::stages * N * 3;
 
   template <class Accel>
   ORRERY_HD static void start(BodyState<T, N>&, Memory&, const Accel&) {}
@@ -54,6 +57,7 @@ struct RegisterIntegrator<Table, T, N, IntegratorFamily::splitting> {
   };
   static constexpr int parked_words = 0;
   static constexpr int starter_steps = 0;
+  static constexpr int working_words = N * 3;
 
   template <class Accel>
   ORRERY_HD static void start(BodyState<T, N>& s, Memory& m, const Accel& accel) {
@@ -74,6 +78,7 @@ struct RegisterIntegrator<Table, T, N, IntegratorFamily::multistep> {
   // Slots 1 … steps − 1 of velocities and accelerations; slot 0 is the step's scratch.
   static constexpr int parked_words = 2 * (Table::steps - 1) * N * 3;
   static constexpr int starter_steps = Table::starter_steps;
+  static constexpr int working_words = 2 * Table::steps * N * 3;
 
   // The history fills during the starter steps, which never read it.
   template <class Accel>

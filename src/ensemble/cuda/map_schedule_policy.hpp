@@ -59,6 +59,18 @@ struct MapPolicySm90 {
   // Blocks per multiprocessor the compiler must fit: 8 × 64 threads keep registers within 128
   // per thread, no local memory (docs/map-gpu.md, "How it runs": 110–128 registers).
   static constexpr int min_blocks_per_sm = 8;
+  // A problem whose step holds more than this many 32-bit registers of values (state, kept
+  // memory, stage values) cannot fit 128 per thread and spills to local memory: its kernel is
+  // compiled for `heavy_min_blocks_per_sm` instead (255 registers per thread): rk4, ab2 and ab4
+  // in fp64 (bench/README.md, the rows divergence_map_cuda/integrator/* at 8 and at 4 blocks).
+  static constexpr int heavy_register_values = 200;
+  static constexpr int heavy_min_blocks_per_sm = 4;
+  template <class Problem>
+  static constexpr int min_blocks_per_sm_for() {
+    return Problem::working_words * (sizeof(typename Problem::Real) / 4) > heavy_register_values
+               ? heavy_min_blocks_per_sm
+               : min_blocks_per_sm;
+  }
   // Once no new pixel remains, a warp with fewer trajectories than this at a segment's end
   // hands them to fuller warps and leaves. No row in bench/README.md yet.
   static constexpr int sparse_warp = 16;

@@ -164,7 +164,8 @@ __device__ void publish_parked(const TwinParking& q, unsigned count) {
 // every register it does not hold is one more for the step's own temporaries (the kernel runs
 // at its register limit).
 template <class Problem>
-__global__ void __launch_bounds__(MapPolicy::threads_per_block, MapPolicy::min_blocks_per_sm)
+__global__ void __launch_bounds__(MapPolicy::threads_per_block,
+                                  MapPolicy::min_blocks_per_sm_for<Problem>())
     twin_kernel(const DivergenceSetup s, const TwinFeed f) {
   using R = typename Problem::Real;
   const typename Problem::Gravity gravity = Problem::gravity(s);

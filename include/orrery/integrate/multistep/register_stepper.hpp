@@ -53,6 +53,7 @@ ORRERY_HD void adams_step(BodyState<T, N>& s, AdamsHistory<Table, T, N>& f, cons
   constexpr int S = Table::steps;
   using Weights = detail::TableauRow<detail::AdamsWeights<Table>, -1>;
   accel(s.x, f.a[0]);
+  ORRERY_UNROLL
   for (int n = 0; n < N; ++n) {
     f.v[0][n] = s.v[n];
     const Vec3<T> euler_x = mul_add(h, s.v[n], s.x[n]);
@@ -62,6 +63,7 @@ ORRERY_HD void adams_step(BodyState<T, N>& s, AdamsHistory<Table, T, N>& f, cons
   }
   ORRERY_UNROLL
   for (int j = S - 1; j > 0; --j)
+    ORRERY_UNROLL
     for (int n = 0; n < N; ++n) {
       f.v[j][n] = f.v[j - 1][n];
       f.a[j][n] = f.a[j - 1][n];
