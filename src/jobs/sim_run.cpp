@@ -64,13 +64,8 @@ void describe_run(hid_t root, const SimJob& job, const Plan& plan) {
 
 template <class Real>
 SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& observer) {
-  // Snapshots fall either every k steps or every T in time: --every-time turns the count off.
-  if (job.every_time != 0 && !(job.every_time > 0 && std::isfinite(job.every_time)))
-    throw ParameterError("--every-time", fmt::format("{}", job.every_time),
-                         "a finite time > 0");
-  if (job.every_time > 0 && job.every > 0)
-    throw ParameterError("--every-time", fmt::format("{}", job.every_time),
-                         "no --every with it (snapshots fall every k steps or every T in time)");
+  // Snapshots fall either every k steps or every T in time (checked in run_simulation):
+  // --every-time turns the count off.
   Plan plan = given_plan;
   if (job.every_time > 0) plan.every = 0;
   EngineOptions eo;
@@ -106,12 +101,6 @@ SimOutcome resume(const SimJob& job, RunFile& file, const Plan& plan, const SimO
                          fmt::format("a time after the checkpoint's t = {}",
                                      checkpoint->clock.time()));
   // The output cadence kept unless given again: a new --every-time or --every replaces the other.
-  if (job.every_time != 0 && !(job.every_time > 0 && std::isfinite(job.every_time)))
-    throw ParameterError("--every-time", fmt::format("{}", job.every_time),
-                         "a finite time > 0");
-  if (job.every_time > 0 && job.every > 0)
-    throw ParameterError("--every-time", fmt::format("{}", job.every_time),
-                         "no --every with it (snapshots fall every k steps or every T in time)");
   const double stored_every_time = h5::has_attribute(file.root(), "every-time")
                                        ? h5::read_attribute(file.root(), "every-time").reals.at(0)
                                        : 0.0;
@@ -194,6 +183,13 @@ std::int64_t default_every(double span, double dt) {
 
 SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
   const SimJob& job = given;
+  // Snapshots fall every k steps or every T in time, not both.
+  if (job.every_time != 0 && !(job.every_time > 0 && std::isfinite(job.every_time)))
+    throw ParameterError("--every-time", fmt::format("{}", job.every_time),
+                         "a finite time > 0");
+  if (job.every_time > 0 && job.every > 0)
+    throw ParameterError("--every-time", fmt::format("{}", job.every_time),
+                         "no --every with it (snapshots fall every k steps or every T in time)");
   if (!(job.dt >= 0) || !std::isfinite(job.dt))
     throw ParameterError("--dt", fmt::format("{}", job.dt), "a finite number > 0");
   if (std::isinf(job.t_end))

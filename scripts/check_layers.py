@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Checks the house's rule that layers include one way (docs/design.md): a file of one layer
+includes headers of its own layer and of lower ones only. Prints every upward or sideways
+include and exits 1 if there is one. Run by the test suite (ctest: HouseLayers)."""
+import pathlib
+import re
+import sys
+
+# Rank of each layer; a layer may include its own and lower ranks, and of equal rank only itself.
+RANK = {"core": 0, "device": 1, "physics": 1, "integrate": 2, "nbody": 3, "ensemble": 3,
+        "scenes": 4, "render": 4, "io": 5, "jobs": 6, "apps": 7, "python": 7, "dist": 7}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"(?:orrery/)?([a-z_]+)/')
+
+
+def layer_of(path: pathlib.Path, root: pathlib.Path) -> str | None:
+    parts = path.relative_to(root).parts
+    if parts[0] == "include":
+        return parts[2]
+    if parts[0] == "src":
+        return parts[1]
+    if parts[0] == "apps":
+        return "apps"
+    return None
+
+
+def main() -> int:
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
+    bad = []
+    for folder in ("include", "src", "apps"):
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix not in {".hpp", ".cpp", ".cu", ".cuh", ".h"}:
+                continue
+            own = layer_of(path, root)
+            if own not in RANK:
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                m = INCLUDE.match(line)
+                if not m or m.group(1) not in RANK:
+                    continue
+                other = m.group(1)
+                if other != own and RANK[other] >= RANK[own]:
+                    bad.append(f"{path.relative_to(root)}:{n}: layer '{own}' includes '{other}'")
+    for b in bad:
+        print(b)
+    print(f"{len(bad)} upward or sideways includes")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
