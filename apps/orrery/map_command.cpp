@@ -16,6 +16,13 @@ namespace orrery::cli {
 
 namespace {
 
+// The defaults shown by --help: one object for the command's lifetime (a temporary here trips
+// GCC 12's -Wmaybe-uninitialized on its strings).
+const MapJob& map_job_defaults() {
+  static const MapJob defaults;
+  return defaults;
+}
+
 class MapCommand final : public Command {
  public:
   explicit MapCommand(CLI::App& parent)
@@ -24,7 +31,7 @@ class MapCommand final : public Command {
             "map",
             "Three-body divergence map: for each pixel a start of one body; steps until that "
             "system and a slightly shifted twin separate, as a picture")),
-        params_(*app_, fields_, MapJob{}) {
+        params_(*app_, fields_, map_job_defaults()) {
     app_->add_option("--config", config_, "TOML file of parameters (keys as the flags, e.g. "
                                           "steps = 20000); flags override it")
         ->type_name("FILE");
