@@ -19,7 +19,7 @@ namespace orrery {
 namespace {
 
 SimJob small_plummer(const std::filesystem::path& out, const std::string& integrator,
-                     SimPrecision precision) {
+                     Precision precision) {
   SimJob job;
   job.scene = "plummer";
   job.scene_settings = {{"n", ParamValue{std::int64_t{48}}}, {"seed", ParamValue{std::int64_t{7}}}};
@@ -59,7 +59,7 @@ std::vector<std::vector<std::uint8_t>> snapshot_bytes(const std::filesystem::pat
 
 TEST(SimRun, WritesSnapshotsWithTheDocumentedLayoutAndLandsOnTEnd) {
   test::TempDir dir;
-  const auto job = small_plummer(dir / "run.h5", "leapfrog", SimPrecision::fp64);
+  const auto job = small_plummer(dir / "run.h5", "leapfrog", Precision::fp64);
   const SimOutcome o = run_simulation(job);
   EXPECT_DOUBLE_EQ(o.time, 1.3);
   EXPECT_EQ(o.steps, 84);  // 83 steps of 1/64 and a shortened one
@@ -88,7 +88,7 @@ TEST(SimRun, WritesSnapshotsWithTheDocumentedLayoutAndLandsOnTEnd) {
 // step before each is shortened), and at t_end.
 TEST(SimRun, SnapshotsAtOutputTimesLandExactly) {
   test::TempDir dir;
-  SimJob job = small_plummer(dir / "run.h5", "leapfrog", SimPrecision::fp64);
+  SimJob job = small_plummer(dir / "run.h5", "leapfrog", Precision::fp64);
   job.every = 0;
   job.every_time = 0.1;
   const SimOutcome o = run_simulation(job);
@@ -110,7 +110,7 @@ TEST(SimRun, SnapshotsAtOutputTimesLandExactly) {
 
 TEST(SimRun, RefusesEveryTimeWithEvery) {
   test::TempDir dir;
-  SimJob job = small_plummer(dir / "run.h5", "leapfrog", SimPrecision::fp64);
+  SimJob job = small_plummer(dir / "run.h5", "leapfrog", Precision::fp64);
   job.every_time = 0.1;  // with every = 10
   EXPECT_THROW(run_simulation(job), ParameterError);
   job.every = 0;
@@ -123,7 +123,7 @@ TEST(SimRun, RefusesEveryTimeWithEvery) {
 // (shortened steps before each output time): stopped and resumed equals uninterrupted, bit for
 // bit.
 class SimResume
-    : public ::testing::TestWithParam<std::tuple<std::string, SimPrecision, bool>> {};
+    : public ::testing::TestWithParam<std::tuple<std::string, Precision, bool>> {};
 
 TEST_P(SimResume, IsBitIdenticalToAnUninterruptedRun) {
   const auto& [integrator, precision, by_time] = GetParam();
@@ -164,10 +164,10 @@ TEST_P(SimResume, IsBitIdenticalToAnUninterruptedRun) {
 }
 
 std::string resume_case_name(
-    const ::testing::TestParamInfo<std::tuple<std::string, SimPrecision, bool>>& info) {
+    const ::testing::TestParamInfo<std::tuple<std::string, Precision, bool>>& info) {
   const auto& [integrator, precision, by_time] = info.param;
-  std::string name = integrator + (precision == SimPrecision::fp32   ? "_fp32"
-                                   : precision == SimPrecision::fp64 ? "_fp64"
+  std::string name = integrator + (precision == Precision::fp32   ? "_fp32"
+                                   : precision == Precision::fp64 ? "_fp64"
                                                                      : "_fp128");
   name += by_time ? "_every_time" : "_every";
   for (char& c : name)
@@ -178,15 +178,15 @@ std::string resume_case_name(
 INSTANTIATE_TEST_SUITE_P(
     Integrators, SimResume,
     ::testing::Combine(::testing::ValuesIn(integrator_names()),
-                       ::testing::Values(SimPrecision::fp32, SimPrecision::fp64,
-                                         SimPrecision::fp128),
+                       ::testing::Values(Precision::fp32, Precision::fp64,
+                                         Precision::fp128),
                        ::testing::Bool()),
     resume_case_name);
 
 // The checkpoint holds the stepper's own state exactly: for leapfrog, the kept a(x) of the
 // checkpoint's positions, bit for bit, in the run's precision.
 template <class Real>
-void expect_checkpoint_holds_kept_accelerations(SimPrecision precision) {
+void expect_checkpoint_holds_kept_accelerations(Precision precision) {
   test::TempDir dir;
   SimJob job = small_plummer(dir / "run.h5", "leapfrog", precision);
   job.stop_after = 5;
@@ -218,9 +218,9 @@ void expect_checkpoint_holds_kept_accelerations(SimPrecision precision) {
 }
 
 TEST(SimRun, CheckpointHoldsTheStepperStateExactly) {
-  expect_checkpoint_holds_kept_accelerations<float>(SimPrecision::fp32);
-  expect_checkpoint_holds_kept_accelerations<double>(SimPrecision::fp64);
-  expect_checkpoint_holds_kept_accelerations<float128>(SimPrecision::fp128);
+  expect_checkpoint_holds_kept_accelerations<float>(Precision::fp32);
+  expect_checkpoint_holds_kept_accelerations<double>(Precision::fp64);
+  expect_checkpoint_holds_kept_accelerations<float128>(Precision::fp128);
 }
 
 // A resume continues from the stepper state in the checkpoint, not from a recomputation: with
@@ -228,8 +228,8 @@ TEST(SimRun, CheckpointHoldsTheStepperStateExactly) {
 // one (and with them intact it equals it: SimResume).
 TEST(SimRun, ResumeUsesTheCheckpointedStepperState) {
   test::TempDir dir;
-  run_simulation(small_plummer(dir / "whole.h5", "leapfrog", SimPrecision::fp64));
-  SimJob first = small_plummer(dir / "split.h5", "leapfrog", SimPrecision::fp64);
+  run_simulation(small_plummer(dir / "whole.h5", "leapfrog", Precision::fp64));
+  SimJob first = small_plummer(dir / "split.h5", "leapfrog", Precision::fp64);
   first.stop_after = 37;
   run_simulation(first);
   {
@@ -258,8 +258,8 @@ TEST(SimRun, ResumeAfterAKillStartsFromTheLastCheckpoint) {
   // A run stopped between checkpoints (as by a kill) has snapshots newer than its checkpoint;
   // they are recomputed, and the result equals the uninterrupted run.
   test::TempDir dir;
-  run_simulation(small_plummer(dir / "whole.h5", "leapfrog", SimPrecision::fp64));
-  SimJob first = small_plummer(dir / "split.h5", "leapfrog", SimPrecision::fp64);
+  run_simulation(small_plummer(dir / "whole.h5", "leapfrog", Precision::fp64));
+  SimJob first = small_plummer(dir / "split.h5", "leapfrog", Precision::fp64);
   first.checkpoint_every = 30;  // checkpoints at 30, 60; snapshots every 10
   first.stop_after = 50;        // stops with a checkpoint at 50 ...
   run_simulation(first);
@@ -339,7 +339,7 @@ TEST(SimRun, RefusesBadInputBeforeMakingAFile) {
 
 TEST(SimRun, ResumeRefusesAnotherRunOrVersion) {
   test::TempDir dir;
-  SimJob job = small_plummer(dir / "run.h5", "leapfrog", SimPrecision::fp64);
+  SimJob job = small_plummer(dir / "run.h5", "leapfrog", Precision::fp64);
   job.stop_after = 5;
   run_simulation(job);
   SimJob other;

@@ -11,8 +11,9 @@
 //                                   holds during the first `starter_steps` of a trajectory
 //   parked_words, for_each_parked   the words of Memory a trajectory must carry when it leaves
 //                                   the registers, visited as f(word, index)
-//   working_words                   the words a step holds besides the state (stage values,
-//                                   history, kept a(x)): what a GPU kernel's registers must fit
+//   working_words                   the words a step holds besides the state and the Memory
+//                                   (stage values, the current derivatives): with them, what a
+//                                   GPU kernel's registers must fit
 //
 // Explicit Runge–Kutta keeps nothing. A splitting method keeps a(x) for the next step's first
 // kick (first same as last: leapfrog evaluates the forces once per step); a(x) is a function of
@@ -57,7 +58,7 @@ struct RegisterIntegrator<Table, T, N, IntegratorFamily::splitting> {
   };
   static constexpr int parked_words = 0;
   static constexpr int starter_steps = 0;
-  static constexpr int working_words = N * 3;
+  static constexpr int working_words = 0;  // kicks and drifts update in place
 
   template <class Accel>
   ORRERY_HD static void start(BodyState<T, N>& s, Memory& m, const Accel& accel) {
@@ -78,7 +79,7 @@ struct RegisterIntegrator<Table, T, N, IntegratorFamily::multistep> {
   // Slots 1 … steps − 1 of velocities and accelerations; slot 0 is the step's scratch.
   static constexpr int parked_words = 2 * (Table::steps - 1) * N * 3;
   static constexpr int starter_steps = Table::starter_steps;
-  static constexpr int working_words = 2 * Table::steps * N * 3;
+  static constexpr int working_words = 0;  // slot 0 of the Memory is the step's scratch
 
   // The history fills during the starter steps, which never read it.
   template <class Accel>

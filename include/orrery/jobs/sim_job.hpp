@@ -21,9 +21,6 @@
 
 namespace orrery {
 
-// The sim runs Precision::fp32, fp64 and fp128 (mixed is the map's alone).
-using SimPrecision = Precision;
-
 struct SimJob {
   std::string scene;  // a scene name, or empty with `input`
   std::string input;  // a particle file (CSV or HDF5)

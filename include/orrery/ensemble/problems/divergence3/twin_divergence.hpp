@@ -41,7 +41,8 @@ struct TwinDivergence {
   // Words of one trajectory outside the registers: both systems' positions and velocities,
   // then the integrator's memory of each.
   static constexpr int parked_words = 2 * kMapBodies * 2 * 3 + 2 * Integrator::parked_words;
-  // Words live during a step: both systems' states and memories, one system's step at a time.
+  // Words live during a step: both systems' states and memories, and one system's step
+  // temporaries at a time.
   static constexpr int working_words =
       2 * kMapBodies * 2 * 3 + 2 * (sizeof(typename Integrator::Memory) / sizeof(T)) +
       Integrator::working_words;
