@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cpu_map_options.hpp"
 #include "divergence_reference.hpp"
 #include "reference_pixels.hpp"
 #include "orrery/core/error.hpp"
@@ -83,14 +84,7 @@ std::vector<std::int32_t> reference_map(const DivergenceMapParams& p, Precision 
   }
 }
 
-MapRunOptions cpu(const std::string& kernel, int threads, Precision precision = Precision::fp64) {
-  MapRunOptions o;
-  o.backend = Backend::cpu;
-  o.cpu_kernel = kernel;
-  o.threads = threads;
-  o.precision = precision;
-  return o;
-}
+using test::cpu;
 
 struct Case {
   const char* name;

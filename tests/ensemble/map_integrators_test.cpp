@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 
+#include "cpu_map_options.hpp"
 #include "divergence_reference.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
@@ -45,14 +46,7 @@ std::vector<std::int32_t> reference_map(const DivergenceMapParams& p, Precision 
   return out;
 }
 
-MapRunOptions cpu(const std::string& kernel, int threads, Precision precision) {
-  MapRunOptions o;
-  o.backend = Backend::cpu;
-  o.cpu_kernel = kernel;
-  o.threads = threads;
-  o.precision = precision;
-  return o;
-}
+using test::cpu;
 
 class MapIntegrator
     : public ::testing::TestWithParam<std::tuple<std::string, Precision>> {};
