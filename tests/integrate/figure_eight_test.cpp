@@ -18,6 +18,7 @@
 
 #include "orrery/physics/pairwise_gravity.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
+#include "orrery/integrate/register_integrator.hpp"
 
 namespace orrery {
 namespace {

@@ -15,6 +15,7 @@
 #include "kepler_orbit.hpp"
 #include "orrery/physics/pairwise_gravity.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
+#include "orrery/integrate/register_integrator.hpp"
 
 namespace orrery {
 namespace {

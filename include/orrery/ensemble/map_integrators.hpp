@@ -8,7 +8,6 @@
 
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <vector>
 
 #include "orrery/integrate/integrator_tables.hpp"
@@ -16,13 +15,13 @@
 
 namespace orrery {
 
-using MapIntegrators = std::tuple<ExplicitEuler, Midpoint, ClassicRK4, SymplecticEuler,
-                                  LeapfrogKDK, Yoshida4, AdamsBashforth2, AdamsBashforth4>;
-inline constexpr int kMapIntegratorCount = std::tuple_size_v<MapIntegrators>;
+using MapIntegrators = TableList<ExplicitEuler, Midpoint, ClassicRK4, SymplecticEuler,
+                                 LeapfrogKDK, Yoshida4, AdamsBashforth2, AdamsBashforth4>;
+inline constexpr int kMapIntegratorCount = MapIntegrators::size;
 
 // The table of entry I.
 template <int I>
-using map_integrator_t = std::tuple_element_t<I, MapIntegrators>;
+using map_integrator_t = MapIntegrators::at<I>;
 
 struct MapIntegratorInfo {
   std::string_view name;

@@ -1,33 +1,27 @@
 // SPDX-License-Identifier: MIT
-// Every integrator's coefficient table, in one list, and the register step of any of them. The
-// registry (integrator_registry.hpp) and the ensemble code choose from this list, so a new
-// integrator is a table plus one entry here.
+// Every integrator's coefficient table, in one list. The registry (integrator_registry.hpp)
+// chooses from this list and the map from its own (ensemble/map_integrators.hpp), so a new
+// integrator is a table plus one entry in a list.
 #pragma once
 
 #include <string_view>
+#include <tuple>
 
 #include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
-#include "orrery/integrate/runge_kutta/register_stepper.hpp"
-#include "orrery/integrate/splitting/register_stepper.hpp"
 #include "orrery/integrate/splitting/splitting_tables.hpp"
 
 namespace orrery {
 
 template <class... Tables>
-struct TableList {};
+struct TableList {
+  static constexpr int size = sizeof...(Tables);
+  template <int I>
+  using at = std::tuple_element_t<I, std::tuple<Tables...>>;
+};
 
 // In the order the registry lists them.
 using IntegratorTables =
     TableList<ExplicitEuler, SymplecticEuler, Midpoint, ClassicRK4, LeapfrogKDK, Yoshida4>;
-
-// One register step of any table, by its family.
-template <class Table, class T, int N, class Accel>
-ORRERY_HD void register_step(BodyState<T, N>& s, const T& h, const Accel& accel) {
-  if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
-    rk_step<Table>(s, h, accel);
-  else
-    split_step<Table>(s, h, accel);
-}
 
 // Calls f.template operator()<Table>() with the table named `name` (a template lambda,
 // []<class Table>() { ... }); false when no table has that name.

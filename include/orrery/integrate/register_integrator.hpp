@@ -102,4 +102,17 @@ struct RegisterIntegrator<Table, T, N, IntegratorFamily::multistep> {
   }
 };
 
+// One step of a one-step method from a state alone (no memory kept from an earlier step): what
+// a caller that does not keep the integrator's Memory between steps takes. A splitting method
+// then evaluates a(x) at the start of the step, which gives the bits of the kept a(x).
+template <class Table, class T, int N, class Accel>
+ORRERY_HD void register_step(BodyState<T, N>& s, const T& h, const Accel& accel) {
+  using Integrator = RegisterIntegrator<Table, T, N>;
+  static_assert(Integrator::starter_steps == 0 && Integrator::parked_words == 0,
+                "a multistep method needs its history: keep its Memory between steps");
+  typename Integrator::Memory memory;
+  Integrator::start(s, memory, accel);
+  Integrator::step(s, memory, h, false, accel);
+}
+
 }  // namespace orrery
