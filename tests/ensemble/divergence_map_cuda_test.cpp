@@ -118,26 +118,25 @@ TEST_F(CudaMap, ExactModeIsBitIdenticalToTheCpuInEveryPrecision) {
       }
 }
 
-TEST_F(CudaMap, FastFp64AgreesWithTheCpuOnAtLeast999PerMille) {
-  // The hardware reciprocal square root differs from the correctly rounded 1/r³ in the last bits;
-  // on a chaotic pixel that may move the count, rarely.
-  constexpr double kMinIdentical = 0.999;
+TEST_F(CudaMap, FastFp64GivesTheCpuCountsOnEveryPixel) {
+  // The hardware reciprocal square root differs from the correctly rounded 1/r³ in the last
+  // bits; the Euler map is sharp enough that this moves no pixel of the canonical window, of a
+  // window made sensitive to rounding, or of the published reference pixels (docs/map-gpu.md
+  // claims exactly this; other integrators: map_integrators_cuda_test.cpp).
   for (const auto& [w, h] : {std::pair{1, 1}, std::pair{31, 17}, std::pair{256, 256}}) {
     const auto p = window(w, h, 50000);
     const auto on_cpu = compute_divergence_map(p, cpu());
     const auto on_gpu = compute_divergence_map(p, gpu());
-    const double same = fraction_equal(on_cpu.counts, on_gpu.counts);
-    std::printf("[ figure   ] fast fp64 vs CPU, canonical window %dx%d: %.6f identical, %.6f within 1%%\n",
-                w, h, same, fraction_within_1_percent(on_cpu.counts, on_gpu.counts));
-    RecordProperty("identical_" + std::to_string(w) + "x" + std::to_string(h), std::to_string(same));
-    EXPECT_GE(same, kMinIdentical) << w << "x" << h;
+    std::printf("[ figure   ] fast fp64 vs CPU, canonical window %dx%d: %.6f identical\n", w, h,
+                fraction_equal(on_cpu.counts, on_gpu.counts));
+    EXPECT_EQ(on_gpu.counts, on_cpu.counts) << w << "x" << h;
   }
-  // A sensitive window shows differences, if any, at their most frequent.
   const auto p = sensitive(256, 256, Plane::xy, 1);
-  const double same = fraction_equal(compute_divergence_map(p, cpu()).counts,
-                                     compute_divergence_map(p, gpu()).counts);
-  std::printf("[ figure   ] fast fp64 vs CPU, sensitive 256x256 window: %.6f identical\n", same);
-  EXPECT_GE(same, kMinIdentical);
+  const auto on_cpu = compute_divergence_map(p, cpu());
+  const auto on_gpu = compute_divergence_map(p, gpu());
+  std::printf("[ figure   ] fast fp64 vs CPU, sensitive 256x256 window: %.6f identical\n",
+              fraction_equal(on_cpu.counts, on_gpu.counts));
+  EXPECT_EQ(on_gpu.counts, on_cpu.counts);
 }
 
 TEST_F(CudaMap, IdenticalAcrossDeviceCountsAndLaunchShapes) {
@@ -293,22 +292,31 @@ namespace {
 
 TEST_F(CudaMap, PrecisionModesAgreeWithFp64WithinTheDocumentedFractions) {
   // docs/map-gpu.md: on the canonical map, mixed is identical on 87.3 % of the pixels and within
-  // 1 % on 99.996 %; fp32 66.0 % and 86.6 %. The GPU is deterministic, so the bounds sit just
-  // under the measured values.
+  // 1 % on 99.996 %; fp32 66.0 % and 86.6 %. The GPU is deterministic, so the bands sit close
+  // around the measured values, on both sides: a mode that secretly ran in another precision
+  // (fp64 would be identical everywhere) fails as surely as one that lost accuracy.
   const DivergenceMapParams canonical;
   const auto fp64 = compute_divergence_map(canonical, gpu()).counts;
+  struct Band {
+    double low, high;
+  };
   struct Mode {
     Precision precision;
-    double identical, within;
+    Band identical, within;
   };
-  for (const Mode& m : {Mode{Precision::mixed, 0.87, 0.9999}, Mode{Precision::fp32, 0.65, 0.86}}) {
+  constexpr double kBand = 0.01;  // around each measured fraction
+  for (const Mode& m : {Mode{Precision::mixed, {0.8732 - kBand, 0.8732 + kBand}, {0.9999, 1.0}},
+                        Mode{Precision::fp32, {0.6605 - kBand, 0.6605 + kBand},
+                             {0.8656 - kBand, 0.8656 + kBand}}}) {
     const auto counts = compute_divergence_map(canonical, gpu(m.precision)).counts;
     const double same = fraction_equal(counts, fp64);
     const double close = fraction_within_1_percent(counts, fp64);
     std::printf("[ figure   ] %s vs fp64, canonical map: %.6f identical, %.6f within 1%%\n",
                 to_string(m.precision).c_str(), same, close);
-    EXPECT_GE(same, m.identical) << to_string(m.precision);
-    EXPECT_GE(close, m.within) << to_string(m.precision);
+    EXPECT_GE(same, m.identical.low) << to_string(m.precision);
+    EXPECT_LE(same, m.identical.high) << to_string(m.precision);
+    EXPECT_GE(close, m.within.low) << to_string(m.precision);
+    EXPECT_LE(close, m.within.high) << to_string(m.precision);
   }
 }
 

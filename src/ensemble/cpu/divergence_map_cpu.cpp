@@ -21,7 +21,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   const std::size_t n = pixels.empty() ? static_cast<std::size_t>(setup.width) * setup.height
                                         : pixels.size();
   DivergenceCounts out;
-  out.counts.assign(n, 0);
+  out.counts.assign(n, -1);  // unknown until its task finishes
   out.nonfinite.assign(n, 0);
   TwinTaskSource tasks(setup, pixels, out.counts.data(), out.nonfinite.data(), &options.progress);
 

@@ -67,11 +67,11 @@ void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
   // Gives lane l the next task, starting at global step n; an idle lane keeps integrating a
   // finite copy of its last pixel so that it never feeds NaN or denormals to the vector units.
   const auto assign = [&](int l, std::int64_t n) {
-    if (tile.begin == tile.end && !src.next_tile(tile, finished_pixels, finished_steps)) {
+    if (tile.next == tile.size && !src.next_tile(tile, finished_pixels, finished_steps)) {
       active[l] = false;
       return;
     }
-    task[l] = tile.begin++;
+    task[l] = static_cast<std::int64_t>(tile.items[tile.next++]);
     start[l] = n;
     active[l] = true;
     load(l, task[l]);

@@ -14,6 +14,8 @@ TwinTaskSource::TwinTaskSource(const DivergenceSetup& setup, std::span<const Pix
       pixels_(pixels),
       tasks_(pixels.empty() ? std::int64_t{setup.width} * setup.height
                             : static_cast<std::int64_t>(pixels.size())),
+      pool_(static_cast<std::uint64_t>(tasks_), pixels.empty(), setup.width, setup.height,
+            setup.steps, counts_out),
       progress_(progress),
       start_(std::chrono::steady_clock::now()),
       last_report_(start_) {}
@@ -37,11 +39,9 @@ bool TwinTaskSource::next_tile(Tile& tile, std::int64_t& finished_pixels,
       report_progress();
     }
   }
-  const std::int64_t begin = next_.fetch_add(tile_size_, std::memory_order_relaxed);
-  if (begin >= tasks_) return false;
-  tile.begin = begin;
-  tile.end = begin + tile_size_ < tasks_ ? begin + tile_size_ : tasks_;
-  return true;
+  tile.next = 0;
+  tile.size = static_cast<int>(pool_.take(std::span<std::uint64_t>(tile.items, Tile::kCapacity)));
+  return tile.size > 0;
 }
 
 void TwinTaskSource::pixel_of(std::int64_t task, std::int64_t& j, std::int64_t& k) const {

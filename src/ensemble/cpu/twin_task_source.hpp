@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// What the CPU divergence kernels work from: tiles of task indices handed out to threads on
-// demand (a thread whose pixels diverge early simply takes more tiles), the pixel of each task,
-// and where its count goes. The kernels are compiled once per instruction set; they call only
+// What the CPU divergence kernels work from: tiles of tasks taken on demand from the map's one
+// work queue (ensemble/schedule/work_pool.hpp, shared with the GPUs: a thread whose pixels
+// diverge early simply takes more tiles, and the longest-expected pixels go first at the end),
+// the pixel of each task, and where its count goes. The kernels are compiled once per instruction set; they call only
 // the out-of-line members here, so no inline code compiled for AVX-512 can leak into code that
 // runs on a CPU without it.
 #pragma once
@@ -17,22 +18,29 @@
 #include "orrery/ensemble/divergence_map.hpp"
 #include "orrery/ensemble/map_integrators.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
+#include "ensemble/schedule/work_pool.hpp"
 
 namespace orrery::cpu {
 
+// Tasks taken and not yet started: items[next..size). A plain struct, no member functions, so
+// that the kernels touch it only through their own code.
 struct Tile {
-  std::int64_t begin = 0, end = 0;
+  static constexpr int kCapacity = 16;
+  std::uint64_t items[kCapacity];
+  int next = 0, size = 0;
 };
 
 class TwinTaskSource {
  public:
-  // Tasks are the grid's pixels in row-major order, or the given pixels in order.
+  // Tasks are the grid's pixels (the task is the row-major pixel index), or the given pixels
+  // (the task is the position in the list). `counts` must read −1 until a task's count is in:
+  // the queue's longest-first order reads it.
   TwinTaskSource(const DivergenceSetup& setup, std::span<const PixelIndex> pixels,
                  std::int32_t* counts, std::uint8_t* nonfinite,
                  const std::function<void(const MapProgress&)>* progress);
 
-  // Reports the pixels a thread finished since its last call and gives it the next tile.
-  // Returns false when every tile is handed out.
+  // Reports the pixels a thread finished since its last call and refills its tile. Returns
+  // false when every task is handed out.
   bool next_tile(Tile& tile, std::int64_t& finished_pixels, std::int64_t& finished_steps);
   // Adds a thread's finished pixels and steps to the totals and zeroes its counters.
   void hand_in(std::int64_t& finished_pixels, std::int64_t& finished_steps);
@@ -49,8 +57,7 @@ class TwinTaskSource {
   const DivergenceSetup& setup_;
   std::span<const PixelIndex> pixels_;
   std::int64_t tasks_;
-  std::int64_t tile_size_ = 16;
-  std::atomic<std::int64_t> next_{0};
+  WorkPool pool_;
   std::atomic<std::int64_t> pixels_done_{0};
   std::atomic<std::int64_t> pixel_steps_{0};
   const std::function<void(const MapProgress&)>* progress_;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The order in which devices that pull work as they go receive a map's pixels (the CUDA backend;
-// plain host code, so it is tested without a GPU).
+// The map's one work queue: the order in which takers that pull work as they go receive a map's
+// pixels — the GPUs' feeds and the CPU backend's threads alike (plain host code, so it is tested
+// without a GPU).
 //
 // - The grid is visited with a stride near the golden section of the pixel count, so every
 //   stretch of the order samples the whole map evenly and all devices see the same mixture.
@@ -11,15 +12,14 @@
 //   expected to diverge early. The sort runs on a thread of its own while the devices go on
 //   taking unsorted pixels.
 // - Several devices: the first `dealt` positions of the order are dealt among them in equal
-//   consecutive stretches, so each device starts with the same mixture: on the canonical map
-//   the same work within 0.02 % (0.1 % on a 400×300 map whose counts vary smoothly across it;
-//   every q-th position instead gives 1 %). The rest is shared: whoever asks first takes it.
+//   consecutive stretches, so each device starts with the same mixture (more evenly than every
+//   q-th position: docs/map-gpu.md). The rest is shared: whoever asks first takes it
+//   (the CPU backend's threads all share one part and deal nothing).
 //   A part whose deal and the shared rest are exhausted takes from the end of the largest deal
 //   left, so a slow device's unstarted pixels go to the others; once the devices' speeds are
-//   known, the deals' unstarted ends can also be moved to the faster ones at once (rebalance). A taker that fills a queue ahead
-//   of its needs steals only what it needs now: a pixel stolen early and queued is one its owner
-//   might have started sooner (four devices that each queued others' pixels at the start of a
-//   map ended 7 ms apart).
+//   known, the deals' unstarted ends can also be moved to the faster ones at once (rebalance).
+//   A taker that fills a queue ahead of its needs steals only what it needs now: a pixel stolen
+//   early and queued is one its owner might have started sooner.
 // - A list of pixels is handed out as given.
 #pragma once
 
