@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The direct CPU engine: interactions per second per core (N·(N − 1) per evaluation of all
 // accelerations) for each instruction-set variant, precision, N and thread count, and the
-// fraction of the core's limit reached. The limit is the measured vector-instruction rate
-// (fma_peak.cpp) divided by the kernel's FMA-port slots per interaction, counted in its
-// disassembly (bench/README.md, "Direct gravity on the CPU"); the generic variant, which
-// keeps the IEEE square root and division, is held to the divider's rate (divider_peak.cpp).
+// fraction of the core's limit reached. The limit is the rate at which this core retires the
+// kernel's instruction mix per interaction vector, counted in its disassembly and run in the
+// same process (mix_peak.cpp; bench/README.md, "Direct gravity on the CPU"); the generic
+// variant, which keeps the IEEE square root and division, is held to the divider's rate
+// (divider_peak.cpp).
 #include <benchmark/benchmark.h>
 
 #include <omp.h>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "orrery/nbody/engines.hpp"
+#include "mix_peak.hpp"
 
 namespace orrery::bench {
 
@@ -24,8 +26,8 @@ namespace orrery::bench {
   namespace isa {             \
   double peak_fp64();         \
   double peak_fp32();         \
-  double fma_peak_fp64();     \
-  double fma_peak_fp32();     \
+  double mix_peak_fp64(const MixRecipe&); \
+  double mix_peak_fp32(const MixRecipe&); \
   }
 ORRERY_PEAK_DECL(generic)
 #if defined(ORRERY_HAVE_PEAK_avx512)
@@ -43,26 +45,20 @@ double process_cpu_seconds() {
          1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
-// FMA-port slots of the inner loop, per source and vector of targets (objdump -d of
-// direct_tiles.cpp.o, the loop of accumulate_block; bench/README.md lists them). With 512-bit
-// vectors every floating-point instruction issues on the two FMA ports (p0, p5), so all count;
-// with 256-bit vectors this core (Golden Cove family) also has adders on port 5, so add/sub and
-// logic leave the FMA ports (p0, p1) and only the rest count. Broadcast loads go to the load
-// ports. The generic variant is divider-bound instead: one square root and one division per
-// interaction.
-struct KernelCost {
-  int lanes_fp64, lanes_fp32;
-  int slots_fp64, slots_fp32;
+// The inner loop's instructions per interaction vector (objdump -d of direct_tiles.cpp.o, the
+// loop of accumulate_block that holds vrsqrt14 / vrsqrtps; bench/README.md lists them).
+struct KernelMix {
+  MixRecipe fp64, fp32;
 };
-const std::map<std::string, KernelCost> kCosts = {
-    // 3 sub, 1 add (ε²), 3 fma (r²), rsqrt14, 3 mul (y₀², y₀³, m·), 1 fnmadd (e),
-    // 3 (fp64) or 1 (fp32) fma (series), 1 mul + 1 fma (k), 3 fma (accumulate): 20 and 18
-    // instructions; vrsqrt14 takes two FMA-port slots (measured: alone about 0.6 per cycle, among
-    // fmas it costs two), so 21 and 19 slots.
-    {"avx512", {8, 16, 21, 19}},
-    // fp32: the same less 3 sub and 1 add: 14. fp64: 11 fma (3 r², 4 series, 1 k, 3
-    // accumulate), 4 mul, 1 fnmadd, 2 conversions, rsqrtps, cmp, movmsk: 21 of its 26.
-    {"avx2", {4, 8, 21, 14}},
+const std::map<std::string, KernelMix> kMixes = {
+    // 3 sub + 1 add (ε²); fp64 15 = 3 fma (r²) + 3 mul (y₀², y₀³, m·) + 1 fnmadd (e) + 3 fma
+    // (series) + 1 mul + 1 fma (k) + 3 fma (sums), fp32 13 (one series term); vrsqrt14.
+    {"avx512", {{.fmas = 15, .adds = 4, .estimates = 1}, {.fmas = 13, .adds = 4, .estimates = 1}}},
+    // fp64: 16 (4 series terms), vcvtpd2ps + vrsqrtps + vcvtps2pd, vandnpd, vcmppd + vmovmskpd
+    // (the fp32-range check); fp32 as AVX-512's with vrsqrtps.
+    {"avx2",
+     {{.fmas = 16, .adds = 4, .estimates = 1, .logic = 1, .compares = 1},
+      {.fmas = 13, .adds = 4, .estimates = 1}}},
 };
 
 double measured_limit(const std::string& kernel, bool fp32) {
@@ -75,11 +71,9 @@ double measured_limit(const std::string& kernel, bool fp32) {
   }
 #if defined(ORRERY_HAVE_PEAK_avx512)
   else {
-    const KernelCost& c = kCosts.at(kernel);
-    double rate = 0;
-    if (kernel == "avx512") rate = fp32 ? avx512::fma_peak_fp32() : avx512::fma_peak_fp64();
-    if (kernel == "avx2") rate = fp32 ? avx2::fma_peak_fp32() : avx2::fma_peak_fp64();
-    limit = fp32 ? rate * c.lanes_fp32 / c.slots_fp32 : rate * c.lanes_fp64 / c.slots_fp64;
+    const KernelMix& m = kMixes.at(kernel);
+    if (kernel == "avx512") limit = fp32 ? avx512::mix_peak_fp32(m.fp32) : avx512::mix_peak_fp64(m.fp64);
+    if (kernel == "avx2") limit = fp32 ? avx2::mix_peak_fp32(m.fp32) : avx2::mix_peak_fp64(m.fp64);
   }
 #endif
   return cache[key] = limit;
