@@ -9,6 +9,8 @@
 // misjudges the other; running the mix measures whatever this core does.
 #include <chrono>
 #include <type_traits>
+#include <utility>
+#include <vector>
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -58,19 +60,50 @@ inline void keep(V& x) {
   __asm__ volatile("" : "+v"(x));
 }
 
-// One interaction vector's instructions applied to every chain, in the kernel's order:
-// differences and additions, FMAs (multiplies count as FMAs: they issue on the same pipes
-// everywhere), the estimate, logic and compares. Each result feeds the chain's next instruction,
-// as in the kernel; twelve chains in flight hide every latency. Named variables, not an array:
-// an array of vectors this large stays on the stack, and the stores then limit.
+enum class Kind { fma, add, estimate, logic, compare };
+
+template <class V>
+constexpr bool kIsFp64 = sizeof(decltype(lane0(std::declval<V>()))) == sizeof(double);
+
+// The recipe's instructions in an order that spreads each kind evenly (smooth weighted round
+// robin), as a compiler's schedule of the kernel does: additions issue beside FMAs instead of in
+// a block of their own that would leave the FMA pipes idle.
+std::vector<Kind> spread_order(const MixRecipe& r) {
+  const std::pair<Kind, int> kinds[] = {{Kind::fma, r.fmas},         {Kind::add, r.adds},
+                                        {Kind::estimate, r.estimates}, {Kind::logic, r.logic},
+                                        {Kind::compare, r.compares}};
+  int total = 0;
+  for (const auto& [_, n] : kinds) total += n;
+  int weight[5] = {};
+  std::vector<Kind> order;
+  for (int i = 0; i < total; ++i) {
+    int best = 0;
+    for (int k = 0; k < 5; ++k) {
+      weight[k] += kinds[k].second;
+      if (weight[k] > weight[best]) best = k;
+    }
+    weight[best] -= total;
+    order.push_back(kinds[best].first);
+  }
+  return order;
+}
+
+// One instruction of the interaction's string applied to every chain. Each result feeds the
+// chain's next instruction, as in the kernel; twelve chains in flight hide every latency. Named
+// variables, not an array: an array of vectors this large stays on the stack, and the stores
+// then limit. Multiplies count as FMAs: they issue on the same pipes everywhere.
 template <class V, class... X>
-inline void mix_all(const MixRecipe& r, V a, V b, V zero, int& flags, X&... x) {
-  for (int i = 0; i < r.adds; ++i) (keep(x = add(x, b)), ...);
-  for (int i = 0; i < r.fmas; ++i) (keep(x = fma(x, a, b)), ...);
-  for (int i = 0; i < r.estimates; ++i) (keep(x = rsqrt(x)), ...);
-  if constexpr (std::is_same_v<V, VD>) {
-    for (int i = 0; i < r.logic; ++i) (keep(x = logic(x, zero)), ...);
-    for (int i = 0; i < r.compares; ++i) ((flags += compare(x, zero)), ...);
+inline void apply(Kind kind, V a, V b, V zero, int& flags, X&... x) {
+  switch (kind) {
+    case Kind::fma: (keep(x = fma(x, a, b)), ...); break;
+    case Kind::add: (keep(x = add(x, b)), ...); break;
+    case Kind::estimate: (keep(x = rsqrt(x)), ...); break;
+    case Kind::logic:
+      if constexpr (kIsFp64<V>) (keep(x = logic(x, zero)), ...);
+      break;
+    case Kind::compare:
+      if constexpr (kIsFp64<V>) ((flags += compare(x, zero)), ...);
+      break;
   }
 }
 
@@ -82,10 +115,12 @@ double vectors_per_second_once(const MixRecipe& r) {
   // fma: x → x·a + b stays near 1; add: x grows by b per step; the estimate returns near 1.
   const V a = splat(T(0.9990234375)), b = splat(T(0.0009765625)), zero = splat(T(0));
   int flags = 0;
+  const std::vector<Kind> order = spread_order(r);
   const long iterations = 2'000'000;
   const auto t0 = std::chrono::steady_clock::now();
   for (long i = 0; i < iterations; ++i)
-    mix_all(r, a, b, zero, flags, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11);
+    for (const Kind kind : order)
+      apply(kind, a, b, zero, flags, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   volatile T sink = lane0(x0) + lane0(x1) + lane0(x2) + lane0(x3) + lane0(x4) + lane0(x5) +
                     lane0(x6) + lane0(x7) + lane0(x8) + lane0(x9) + lane0(x10) + lane0(x11) +
