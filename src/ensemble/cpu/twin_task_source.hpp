@@ -20,6 +20,9 @@
 
 namespace orrery::cpu {
 
+// Pixels a thread takes at a time.
+inline constexpr std::int64_t kTilePixels = 16;
+
 struct Tile {
   std::int64_t begin = 0, end = 0;
 };
@@ -49,7 +52,7 @@ class TwinTaskSource {
   const DivergenceSetup& setup_;
   std::span<const PixelIndex> pixels_;
   std::int64_t tasks_;
-  std::int64_t tile_size_ = 16;
+  std::int64_t tile_size_ = kTilePixels;
   std::atomic<std::int64_t> next_{0};
   std::atomic<std::int64_t> pixels_done_{0};
   std::atomic<std::int64_t> pixel_steps_{0};
