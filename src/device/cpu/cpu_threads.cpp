@@ -17,11 +17,13 @@ int affinity_cpu_count() {
 
 int default_cpu_threads() { return std::clamp(omp_get_max_threads(), 1, affinity_cpu_count()); }
 
-int cpu_thread_count(int requested, std::size_t work, std::size_t grain) {
+int cpu_thread_limit(int requested) {
   const int asked = requested > 0 ? requested : default_cpu_threads();
-  const std::size_t usable = std::max<std::size_t>(1, work / std::max<std::size_t>(1, grain));
-  const int cap = static_cast<int>(std::min<std::size_t>(usable, std::size_t{1} << 20));
-  return std::max(1, std::min({asked, affinity_cpu_count(), cap}));
+  return std::max(1, std::min(asked, affinity_cpu_count()));
+}
+
+int cpu_thread_count(int requested, std::size_t work, std::size_t grain) {
+  return threads_for_work(cpu_thread_limit(requested), work, grain);
 }
 
 std::string cpu_threads_note(int requested) {

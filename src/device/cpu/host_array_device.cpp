@@ -17,9 +17,15 @@ namespace {
 
 // The fewest elements of an update worth a thread of their own (docs/gravity-cpu.md, "Threads":
 // bench/cpu_threads_bench.cpp, rows combine/N/1thread and combine/N/2threads).
-constexpr std::size_t kElementsPerThread = 1 << 15;
+constexpr std::size_t kElementsPerThread = std::size_t{1} << 13;
 
 }  // namespace
+
+template <class Real>
+HostArrayDevice<Real>::HostArrayDevice(int threads, std::size_t min_elements_per_thread)
+    : threads_(threads),
+      thread_limit_(cpu_thread_limit(threads)),
+      grain_(min_elements_per_thread > 0 ? min_elements_per_thread : kElementsPerThread) {}
 
 template <class Real>
 DeviceBuffer<Real> HostArrayDevice<Real>::allocate(std::size_t n) {
@@ -65,8 +71,7 @@ void HostArrayDevice<Real>::combine(DeviceBuffer<Real>& out, const DeviceBuffer<
   const Real* yd = y.data();
   Real* od = out.data();
   const std::size_t n = y.size();
-  const int threads = cpu_thread_count(threads_, n, grain_ > 0 ? grain_ : kElementsPerThread);
-  on_threads(threads, [&](std::size_t t, std::size_t parts) {
+  on_threads(threads_for_work(thread_limit_, n, grain_), [&](std::size_t t, std::size_t parts) {
     const std::size_t end = n * (t + 1) / parts;
     for (std::size_t i = n * t / parts; i < end; ++i) {
       if (m == 0) {

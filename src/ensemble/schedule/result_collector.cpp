@@ -5,7 +5,6 @@
 #include <atomic>
 
 #include "orrery/core/error.hpp"
-#include "orrery/device/cpu/cpu_threads.hpp"
 
 namespace orrery {
 
@@ -80,10 +79,8 @@ void ResultCollector::finish(std::size_t parts, const Runner& run) {
   const std::span<const std::uint32_t> kept(kept_);
   const auto rest = std::span<const std::uint32_t>(pending_).subspan(cursor_);
   const std::size_t n = kept.size() + rest.size();
-  // Slices of at least 16 384 pixels: below that a thread's wake-up costs more than it saves;
-  // and no more slices than CPUs this process may use.
-  const auto cpus = static_cast<std::size_t>(affinity_cpu_count());
-  parts = run ? std::clamp<std::size_t>(std::min({parts, n / 16384, cpus}), 1, 64) : 1;
+  // Slices of at least 16 384 pixels: below that a thread's wake-up costs more than it saves.
+  parts = run ? std::clamp<std::size_t>(std::min(parts, n / 16384), 1, 64) : 1;
   std::vector<Tally> tallies(parts);
   std::vector<std::int64_t> missing(parts, -1);  // each slice's first pixel never computed
   const auto slice = [&](std::size_t part) {

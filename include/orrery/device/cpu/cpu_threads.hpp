@@ -19,8 +19,20 @@ int affinity_cpu_count();
 // where OMP_NUM_THREADS says so.
 int default_cpu_threads();
 
-// min(requested (0: default_cpu_threads()), affinity_cpu_count(), work / grain), at least 1:
-// `work` in items of the caller's choice, `grain` the fewest items worth a thread of their own.
+// The most threads CPU work of this process gets: min(requested (0: default_cpu_threads()),
+// affinity_cpu_count()), at least 1. A system call: ask once (when an engine is made), not per
+// evaluation.
+int cpu_thread_limit(int requested);
+
+// Threads for `work` items, `grain` the fewest items worth a thread of their own: min(limit,
+// work / grain), at least 1.
+inline int threads_for_work(int limit, std::size_t work, std::size_t grain) {
+  const std::size_t usable = work / (grain > 0 ? grain : 1);
+  return usable < 2 ? 1 : usable < static_cast<std::size_t>(limit) ? static_cast<int>(usable)
+                                                                   : limit;
+}
+
+// Both at once: threads_for_work(cpu_thread_limit(requested), work, grain).
 int cpu_thread_count(int requested, std::size_t work = std::numeric_limits<std::size_t>::max(),
                      std::size_t grain = 1);
 

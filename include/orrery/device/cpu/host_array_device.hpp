@@ -14,8 +14,7 @@ class HostArrayDevice final : public ArrayDevice<Real> {
  public:
   // threads: the most it uses (0: all the process may use); min_elements_per_thread: the fewest
   // elements of an update worth a thread of their own (0: the measured default, docs/gravity-cpu.md).
-  explicit HostArrayDevice(int threads = 0, std::size_t min_elements_per_thread = 0)
-      : threads_(threads), grain_(min_elements_per_thread) {}
+  explicit HostArrayDevice(int threads = 0, std::size_t min_elements_per_thread = 0);
 
   std::string name() const override { return "cpu"; }
   // The most threads this device uses (0: all).
@@ -31,6 +30,7 @@ class HostArrayDevice final : public ArrayDevice<Real> {
 
  private:
   int threads_;
+  int thread_limit_;  // threads_ capped at the CPUs this process may use
   std::size_t grain_;
 };
 

@@ -25,7 +25,7 @@ namespace {
 // The fewest pair interactions worth a thread of their own: below this a second thread's
 // wake-up and join cost more than its share saves (docs/gravity-cpu.md, "Threads":
 // bench/cpu_threads_bench.cpp, rows direct_small/N/1thread and direct_small/N/2threads).
-constexpr std::size_t kPairsPerThread = 1 << 14;
+constexpr std::size_t kPairsPerThread = std::size_t{1} << 18;
 
 template <class Real>
 constexpr bool kVectorised = std::is_same_v<Real, float> || std::is_same_v<Real, double>;
@@ -63,6 +63,7 @@ double scalar_potential_row(const DirectSources<Real>& s, std::size_t i) {
 template <class Real>
 DirectEngine<Real>::DirectEngine(const EngineOptions& options)
     : options_(options),
+      thread_limit_(cpu_thread_limit(options.threads)),
       device_(options.threads, options.min_work_per_thread),
       kernel_(&choose_direct_kernel(options.cpu_kernel)) {}
 
@@ -98,7 +99,7 @@ template <class Real>
 int DirectEngine<Real>::thread_count(std::size_t pairs) const {
   const std::size_t grain =
       options_.min_work_per_thread > 0 ? options_.min_work_per_thread : kPairsPerThread;
-  return cpu_thread_count(options_.threads, pairs, grain);
+  return threads_for_work(thread_limit_, pairs, grain);
 }
 
 template <class Real>

@@ -32,6 +32,7 @@ class DirectEngine final : public ForceEngine<Real> {
   int thread_count(std::size_t pairs) const;
 
   EngineOptions options_;
+  int thread_limit_;  // options.threads capped at the CPUs this process may use
   HostArrayDevice<Real> device_;
   const DirectKernel* kernel_;
   std::vector<Real> mass_;
