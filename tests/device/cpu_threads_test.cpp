@@ -59,7 +59,8 @@ TEST(CpuThreads, CappedAtTheCpusTheProcessMayUse) {
     EXPECT_EQ(cpu_thread_count(4096), 1);
     EXPECT_EQ(cpu_thread_count(0), 1);
     EXPECT_EQ(cpu_threads_note(4096),
-              "4096 threads asked for; this process may use 1 CPU (its affinity mask), so 1 run");
+              "4096 threads asked for; this process may use 1 CPU (its affinity mask), so at "
+              "most 1 run");
   });
 }
 

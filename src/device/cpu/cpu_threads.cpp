@@ -30,8 +30,8 @@ std::string cpu_threads_note(int requested) {
   const int cpus = affinity_cpu_count();
   if (requested <= cpus) return "";
   return std::to_string(requested) + " threads asked for; this process may use " +
-         std::to_string(cpus) + " CPU" + (cpus == 1 ? "" : "s") + " (its affinity mask), so " +
-         std::to_string(cpus) + " run";
+         std::to_string(cpus) + " CPU" + (cpus == 1 ? "" : "s") +
+         " (its affinity mask), so at most " + std::to_string(cpus) + " run";
 }
 
 }  // namespace orrery

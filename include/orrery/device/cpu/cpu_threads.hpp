@@ -36,8 +36,9 @@ inline int threads_for_work(int limit, std::size_t work, std::size_t grain) {
 int cpu_thread_count(int requested, std::size_t work = std::numeric_limits<std::size_t>::max(),
                      std::size_t grain = 1);
 
-// "" when `requested` threads are usable as asked; else a note saying it was lowered to the CPUs
-// this process may use ("32 threads asked for; this process may use 2 CPUs, so 2 run").
+// "" when `requested` threads are usable as asked; else a note saying it was lowered to the
+// CPUs this process may use ("32 threads asked for; this process may use 2 CPUs (its affinity
+// mask), so at most 2 run").
 std::string cpu_threads_note(int requested);
 
 }  // namespace orrery
