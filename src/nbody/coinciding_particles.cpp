@@ -14,33 +14,31 @@ namespace orrery {
 
 namespace {
 
-// The lowest pair of `candidates` whose keys are equal: lexicographic order of the keys, ties by
-// index, so the first equal neighbours are the lowest pair at their point. (0.0 and −0.0
-// compare equal, as they are one point.)
-template <class Key>
-std::optional<CoincidingPair> lowest_equal_pair(std::vector<std::size_t> order,
-                                                const std::vector<Key>& at) {
+// Positions as a run of type Real holds them, compared as Real itself, never as doubles rounded
+// through Real and back (GCC 12's vectoriser drops such a round trip for two of three
+// coordinates). Computed in the comparison: no copy of the positions.
+template <class Real>
+std::array<Real, 3> held(const Particles<double>& p, std::size_t i) {
+  return {static_cast<Real>(p.x[i]), static_cast<Real>(p.y[i]), static_cast<Real>(p.z[i])};
+}
+
+// The lowest pair of `order` at one point: lexicographic order of the positions, ties by index,
+// so the first equal neighbours are the lowest pair at their point. (0.0 and −0.0 compare
+// equal, as they are one point.)
+template <class Real>
+std::optional<CoincidingPair> lowest_pair_as(const Particles<double>& p,
+                                             std::vector<std::size_t> order) {
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return at[a] < at[b] || (at[a] == at[b] && a < b);
+    const auto pa = held<Real>(p, a), pb = held<Real>(p, b);
+    return pa < pb || (pa == pb && a < b);
   });
   std::optional<CoincidingPair> found;
   for (std::size_t k = 1; k < order.size(); ++k) {
     const std::size_t a = order[k - 1], b = order[k];
-    if (at[a] != at[b]) continue;
+    if (held<Real>(p, a) != held<Real>(p, b)) continue;
     if (!found || a < found->first) found = CoincidingPair{a, b};
   }
   return found;
-}
-
-// Positions as a run of type Real holds them. Keys of Real itself, not doubles rounded through
-// Real and back: GCC 12's vectoriser drops such a round trip for two of three coordinates.
-template <class Real>
-std::optional<CoincidingPair> lowest_pair_as(const Particles<double>& p,
-                                             std::vector<std::size_t> order) {
-  std::vector<std::array<Real, 3>> at(p.size());
-  for (std::size_t i : order)
-    at[i] = {static_cast<Real>(p.x[i]), static_cast<Real>(p.y[i]), static_cast<Real>(p.z[i])};
-  return lowest_equal_pair(std::move(order), at);
 }
 
 }  // namespace
