@@ -66,9 +66,12 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
 #endif
   if (!on_gpu) {
     out = cpu::run_divergence_map(setup, pixels, options);
-    if (options.backend == Backend::automatic)
+    if (options.backend == Backend::automatic) {
+      const std::string threads_note = out.info.note;
       out.info.note = cuda_built() ? fmt::format("{}; computed on the CPU", why)
                                    : "this build has no CUDA backend; computed on the CPU";
+      if (!threads_note.empty()) out.info.note += "; " + threads_note;
+    }
   }
   out.info.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -10,6 +10,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/core/version.hpp"
+#include "orrery/nbody/coinciding_particles.hpp"
 #include "orrery/nbody/engines.hpp"
 #include "orrery/nbody/simulation.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
@@ -19,6 +20,7 @@
 #include "orrery/io/run_file.hpp"
 #include "orrery/jobs/compute_fields.hpp"
 #include "orrery/jobs/sim_job.hpp"
+#include "orrery/scenes/dynamical_time.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 #include "jobs/sim_settings.hpp"
 
@@ -257,10 +259,13 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
                          "no scene parameter with --input (the file holds the particles)");
   plan.ic = job.input.empty() ? make_scene(job.scene, job.scene_settings)
                               : read_particle_file(job.input);
+  check_no_coinciding_particles(plan.ic.particles, plan.ic.softening, job.precision,
+                                job.input.empty() ? "scene " + job.scene : "'" + job.input + "'");
   plan.dt = job.dt > 0 ? job.dt : plan.ic.dt;
   plan.t_end = std::isnan(job.t_end) ? plan.ic.t_end : job.t_end;
-  if (!(plan.dt > 0))
-    throw ParameterError("--dt", fmt::format("{}", plan.dt), "a finite number > 0");
+  if (!(plan.dt > 0))  // job.dt is 0 (not given) or was refused above
+    throw InputError(fmt::format("--dt: none given, and {}; give --dt",
+                                 no_time_scale_reason(plan.ic.particles, plan.ic.g)));
   if (!(plan.t_end > 0))
     throw ParameterError("--t-end", fmt::format("{}", plan.t_end),
                          "a time after the start, t = 0");

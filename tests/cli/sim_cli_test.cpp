@@ -110,7 +110,8 @@ TEST(SimCli, ResumeRefusesAnotherScene) {
 
 TEST(SimCli, ANonFiniteStateIsARunFailure) {
   test::TempDir dir;
-  test::write_text(dir / "p.csv", "m,x,y,z,vx,vy,vz\n1,0,0,0,0,0,0\n1,0,0,0,0,0,0\n");
+  // 1e-200 apart: r² underflows to 0 (bodies at one point are refused before the run).
+  test::write_text(dir / "p.csv", "m,x,y,z,vx,vy,vz\n1,0,0,0,0,0,0\n1,1e-200,0,0,0,0,0\n");
   const auto r = run_cli({"sim", "--input", "p.csv", "--dt", "0.1", "--t-end", "1", "--out",
                           "run.h5", "--quiet"},
                          dir.path());

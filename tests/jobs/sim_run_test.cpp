@@ -285,8 +285,10 @@ TEST(SimRun, ResumeAfterAKillStartsFromTheLastCheckpoint) {
 
 TEST(SimRun, ANonFiniteStateStopsNamingStepTimeAndParticle) {
   test::TempDir dir;
-  // Two bodies at one point with no softening: the first force is infinite.
-  test::write_text(dir / "p.csv", "m,x,y,z,vx,vy,vz\n1,0,0,0,0,0,0\n1,0,0,0,0,0,0\n1,5,0,0,0,1,0\n");
+  // Two bodies 1e-200 apart with no softening: r² underflows to 0 and the first force is
+  // infinite (bodies at one point are refused before the run: coinciding_particles_test.cpp).
+  test::write_text(dir / "p.csv",
+                   "m,x,y,z,vx,vy,vz\n1,0,0,0,0,0,0\n1,1e-200,0,0,0,0,0\n1,5,0,0,0,1,0\n");
   SimJob job;
   job.input = (dir / "p.csv").string();
   job.dt = 0.01;

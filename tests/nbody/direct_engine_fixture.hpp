@@ -81,9 +81,13 @@ struct Result {
   double energy = 0;
 };
 
+// min_work_per_thread 1 splits even a small system among the threads (0: the engine's rule,
+// under which a system of a few hundred bodies runs on one).
 template <class Real>
-Result<Real> run_direct(const System& sys, const std::string& kernel, int threads) {
+Result<Real> run_direct(const System& sys, const std::string& kernel, int threads,
+                        std::size_t min_work_per_thread = 1) {
   EngineOptions options;
+  options.min_work_per_thread = min_work_per_thread;
   options.g = sys.g;
   options.softening = sys.eps;
   options.threads = threads;

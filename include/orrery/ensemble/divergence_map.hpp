@@ -26,7 +26,7 @@ struct MapProgress {
 struct MapRunOptions {
   Backend backend = Backend::automatic;
   Precision precision = Precision::fp64;
-  int threads = 0;         // CPU threads; 0 takes every core OpenMP offers
+  int threads = 0;         // CPU threads; 0 takes every CPU this process may use
   std::string cpu_kernel;  // "" takes the widest the CPU runs; else a name of cpu_kernel_names()
   std::vector<int> devices;  // CUDA devices to use; empty: all
   // On the GPU, evaluate 1/r³ with correctly rounded square root and division, as the CPU does,

@@ -4,6 +4,7 @@
 // with ε_ij = ε (global) or ε_ij² = (ε_i² + ε_j²)/2 when particles carry their own softening.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,7 +18,11 @@ namespace orrery {
 struct EngineOptions {
   double g = 1.0;          // gravitational constant in the run's units
   double softening = 0.0;  // global ε, used when particles carry none
-  int threads = 0;         // CPU threads (0: all)
+  int threads = 0;         // the most CPU threads (0: all the process may use)
+  // The fewest pair interactions (and array elements, for the array updates) worth a CPU thread
+  // of their own; 0 takes the defaults measured on the CPU (docs/gravity-cpu.md, "Threads").
+  // Tests set 1 to split even small systems.
+  std::size_t min_work_per_thread = 0;
   // Instruction-set variant of a CPU engine: "" the widest this CPU runs, else one of
   // cpu_kernel_names() (device/cpu/cpu_kernels.hpp). Variants may differ in the last bits (docs/gravity-cpu.md).
   std::string cpu_kernel;

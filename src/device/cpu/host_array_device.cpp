@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/device/cpu/host_array_device.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <new>
@@ -10,8 +8,24 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/core/hd_math.hpp"
+#include "orrery/device/cpu/cpu_threads.hpp"
+#include "device/cpu/on_threads.hpp"
 
 namespace orrery {
+
+namespace {
+
+// The fewest elements of an update worth a thread of their own (docs/gravity-cpu.md, "Threads":
+// bench/cpu_threads_bench.cpp, rows combine/N/1thread and combine/N/2threads).
+constexpr std::size_t kElementsPerThread = std::size_t{1} << 13;
+
+}  // namespace
+
+template <class Real>
+HostArrayDevice<Real>::HostArrayDevice(int threads, std::size_t min_elements_per_thread)
+    : threads_(threads),
+      thread_limit_(cpu_thread_limit(threads)),
+      grain_(min_elements_per_thread > 0 ? min_elements_per_thread : kElementsPerThread) {}
 
 template <class Real>
 DeviceBuffer<Real> HostArrayDevice<Real>::allocate(std::size_t n) {
@@ -56,18 +70,19 @@ void HostArrayDevice<Real>::combine(DeviceBuffer<Real>& out, const DeviceBuffer<
   const bool first_is_one = m > 0 && cs[0] == Real(1);
   const Real* yd = y.data();
   Real* od = out.data();
-  const auto n = static_cast<std::ptrdiff_t>(y.size());
-  const int threads = threads_ > 0 ? threads_ : omp_get_max_threads();
-#pragma omp parallel for schedule(static) num_threads(threads)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
-    if (m == 0) {
-      od[i] = yd[i];
-      continue;
+  const std::size_t n = y.size();
+  on_threads(threads_for_work(thread_limit_, n, grain_), [&](std::size_t t, std::size_t parts) {
+    const std::size_t end = n * (t + 1) / parts;
+    for (std::size_t i = n * t / parts; i < end; ++i) {
+      if (m == 0) {
+        od[i] = yd[i];
+        continue;
+      }
+      Real s = first_is_one ? ks[0][i] : cs[0] * ks[0][i];
+      for (int j = 1; j < m; ++j) s = mul_add(cs[j], ks[j][i], s);
+      od[i] = mul_add(h, s, yd[i]);
     }
-    Real s = first_is_one ? ks[0][i] : cs[0] * ks[0][i];
-    for (int j = 1; j < m; ++j) s = mul_add(cs[j], ks[j][i], s);
-    od[i] = mul_add(h, s, yd[i]);
-  }
+  });
 }
 
 template class HostArrayDevice<float>;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "divergence_map_cpu.hpp"
 
-#include <omp.h>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "device/cpu/cpu_isa.hpp"
+#include "device/cpu/on_threads.hpp"
+#include "orrery/device/cpu/cpu_threads.hpp"
 #include "orrery/core/error.hpp"
 #include "twin_task_source.hpp"
 
@@ -16,17 +16,19 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                                     std::span<const PixelIndex> pixels,
                                     const MapRunOptions& options) {
   const CpuKernel& kernel = choose_kernel<CpuKernel>(cpu_kernels(), options.cpu_kernel);
-  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
-
   const std::size_t n = pixels.empty() ? static_cast<std::size_t>(setup.width) * setup.height
                                         : pixels.size();
+  // No more threads than the CPUs this process may use, nor than there are tiles of pixels.
+  const int threads = cpu_thread_count(options.threads,
+                                       (n + kTilePixels - 1) / std::size_t{kTilePixels});
   DivergenceCounts out;
   out.counts.assign(n, -1);  // unknown until its task finishes
   out.nonfinite.assign(n, 0);
   TwinTaskSource tasks(setup, pixels, out.counts.data(), out.nonfinite.data(), &options.progress);
 
-#pragma omp parallel num_threads(threads)
-  kernel.run[static_cast<std::size_t>(setup.integrator)](setup, options.precision, tasks);
+  on_threads(threads, [&](std::size_t, std::size_t) {
+    kernel.run[static_cast<std::size_t>(setup.integrator)](setup, options.precision, tasks);
+  });
 
   tasks.report_progress();
   out.pixel_steps = tasks.progress().pixel_steps;
@@ -34,6 +36,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   out.info.backend = "cpu";
   out.info.kernel = kernel.name;
   out.info.threads = threads;
+  out.info.note = cpu_threads_note(options.threads);
   return out;
 }
 

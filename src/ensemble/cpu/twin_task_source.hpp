@@ -22,10 +22,13 @@
 
 namespace orrery::cpu {
 
+// Pixels a thread takes at a time.
+inline constexpr int kTilePixels = 16;
+
 // Tasks taken and not yet started: items[next..size). A plain struct, no member functions, so
 // that the kernels touch it only through their own code.
 struct Tile {
-  static constexpr int kCapacity = 16;
+  static constexpr int kCapacity = kTilePixels;
   std::uint64_t items[kCapacity];
   int next = 0, size = 0;
 };

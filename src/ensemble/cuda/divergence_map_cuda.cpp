@@ -30,6 +30,7 @@
 #include <fmt/format.h>
 
 #include "device/cpu/thread_team.hpp"
+#include "orrery/device/cpu/cpu_threads.hpp"
 #include "device/cuda/cuda_check.hpp"
 #include "device/cuda/device_info.hpp"
 #include "device/cuda/memory.hpp"
@@ -321,8 +322,11 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
 
   const double all_done = since_start();
   // Most pixels of a device end at its very end (the trajectories behind catch up):
-  // the last copy is shared by the host threads, at least `last_copy_threads`.
-  collector.finish(std::max<std::size_t>(devices.size(), schedule.last_copy_threads),
+  // the last copy is shared by the host threads, at least `last_copy_threads` where the
+  // process may use that many CPUs.
+  const auto copy_threads = std::min<std::size_t>(
+      schedule.last_copy_threads, static_cast<std::size_t>(affinity_cpu_count()));
+  collector.finish(std::max<std::size_t>(devices.size(), copy_threads),
                    [&](std::size_t n, const std::function<void(std::size_t)>& job) {
                      team.start(n, job);
                      team.wait();

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Arrays in host memory (64-byte aligned) and the fused array update, element by element over
-// the cores (OpenMP), so the result does not depend on the thread count. CPU force engines hold
-// one. Instantiated for float, double and float128.
+// the cores (OpenMP), so the result does not depend on the thread count. An update of fewer
+// elements than a second thread can pay for runs on the calling thread alone (cpu_threads.hpp).
+// CPU force engines hold one. Instantiated for float, double and float128.
 #pragma once
 
 #include "orrery/device/array_device.hpp"
@@ -11,10 +12,13 @@ namespace orrery {
 template <class Real>
 class HostArrayDevice final : public ArrayDevice<Real> {
  public:
-  explicit HostArrayDevice(int threads = 0) : threads_(threads) {}
+  // threads: the most it uses (0: all the process may use); min_elements_per_thread: the
+  // fewest elements of an update worth a thread of their own (0: the measured default,
+  // docs/gravity-cpu.md).
+  explicit HostArrayDevice(int threads = 0, std::size_t min_elements_per_thread = 0);
 
   std::string name() const override { return "cpu"; }
-  // OpenMP threads this device uses (0: all).
+  // The most threads this device uses (0: all).
   int threads() const { return threads_; }
 
   DeviceBuffer<Real> allocate(std::size_t n) override;
@@ -27,6 +31,8 @@ class HostArrayDevice final : public ArrayDevice<Real> {
 
  private:
   int threads_;
+  int thread_limit_;  // threads_ capped at the CPUs this process may use
+  std::size_t grain_;
 };
 
 }  // namespace orrery

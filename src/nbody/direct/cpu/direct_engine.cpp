@@ -7,19 +7,25 @@
 // computed alone, so the bits do not depend on the thread count.
 #include "direct_engine.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
+#include <atomic>
 #include <type_traits>
 
 #include "orrery/core/compensated_sum.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/device/cpu/cpu_threads.hpp"
+#include "device/cpu/on_threads.hpp"
 #include "orrery/physics/softened_pair.hpp"
 
 namespace orrery::cpu {
 
 namespace {
+
+// The fewest pair interactions worth a thread of their own: below this a second thread's
+// wake-up and join cost more than its share saves (docs/gravity-cpu.md, "Threads":
+// bench/cpu_threads_bench.cpp, rows direct_small/N/1thread and direct_small/N/2threads).
+constexpr std::size_t kPairsPerThread = std::size_t{1} << 18;
 
 template <class Real>
 constexpr bool kVectorised = std::is_same_v<Real, float> || std::is_same_v<Real, double>;
@@ -57,7 +63,8 @@ double scalar_potential_row(const DirectSources<Real>& s, std::size_t i) {
 template <class Real>
 DirectEngine<Real>::DirectEngine(const EngineOptions& options)
     : options_(options),
-      device_(options.threads),
+      thread_limit_(cpu_thread_limit(options.threads)),
+      device_(options.threads, options.min_work_per_thread),
       kernel_(&choose_direct_kernel(options.cpu_kernel)) {}
 
 template <class Real>
@@ -89,8 +96,10 @@ DirectSources<Real> DirectEngine<Real>::sources(const DeviceBuffer<Real>& x) con
 }
 
 template <class Real>
-int DirectEngine<Real>::thread_count() const {
-  return device_.threads() > 0 ? device_.threads() : omp_get_max_threads();
+int DirectEngine<Real>::thread_count(std::size_t pairs) const {
+  const std::size_t grain =
+      options_.min_work_per_thread > 0 ? options_.min_work_per_thread : kPairsPerThread;
+  return threads_for_work(thread_limit_, pairs, grain);
 }
 
 template <class Real>
@@ -114,18 +123,16 @@ void DirectEngine<Real>::accelerations(const DeviceBuffer<Real>& x, DeviceBuffer
     }
     // Equal shares of whole blocks: every thread does the same work per target.
     const std::size_t blocks = (n + block - 1) / block;
-#pragma omp parallel num_threads(thread_count())
-    {
-      const auto t = static_cast<std::size_t>(omp_get_thread_num());
-      const auto threads = static_cast<std::size_t>(omp_get_num_threads());
+    on_threads(thread_count(n * n), [&](std::size_t t, std::size_t threads) {
       const std::size_t begin = blocks * t / threads * block;
       const std::size_t end = std::min(n, blocks * (t + 1) / threads * block);
       if (begin < end) run(s, g, begin, end, ax, ay, az);
-    }
+    });
   } else {
-#pragma omp parallel for schedule(static) num_threads(thread_count())
-    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(n); ++i)
-      scalar_accelerations(s, g, static_cast<std::size_t>(i), ax, ay, az);
+    on_threads(thread_count(n * n), [&](std::size_t t, std::size_t threads) {
+      for (std::size_t i = n * t / threads; i < n * (t + 1) / threads; ++i)
+        scalar_accelerations(s, g, i, ax, ay, az);
+    });
   }
 }
 
@@ -136,20 +143,22 @@ double DirectEngine<Real>::potential_energy(const DeviceBuffer<Real>& x) {
   // Each row in its own compensated sum, the rows added in order: the same bits for any thread
   // count. Rows shrink with i, hence the dynamic schedule.
   std::vector<double> rows(n);
-  constexpr std::ptrdiff_t kRows = 16;
-  const auto chunks = static_cast<std::ptrdiff_t>((n + kRows - 1) / kRows);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(thread_count())
-  for (std::ptrdiff_t c = 0; c < chunks; ++c) {
-    const auto begin = static_cast<std::size_t>(c * kRows);
-    const std::size_t end = std::min(n, begin + kRows);
-    if constexpr (std::is_same_v<Real, double>) {
-      kernel_->ops->potential_rows_f64(s, begin, end, rows.data());
-    } else if constexpr (std::is_same_v<Real, float>) {
-      kernel_->ops->potential_rows_f32(s, begin, end, rows.data());
-    } else {
-      for (std::size_t i = begin; i < end; ++i) rows[i] = scalar_potential_row(s, i);
+  constexpr std::size_t kRows = 16;
+  const std::size_t chunks = (n + kRows - 1) / kRows;
+  std::atomic<std::size_t> next{0};
+  on_threads(thread_count(n * n / 2), [&](std::size_t, std::size_t) {
+    for (std::size_t c = next++; c < chunks; c = next++) {
+      const std::size_t begin = c * kRows;
+      const std::size_t end = std::min(n, begin + kRows);
+      if constexpr (std::is_same_v<Real, double>) {
+        kernel_->ops->potential_rows_f64(s, begin, end, rows.data());
+      } else if constexpr (std::is_same_v<Real, float>) {
+        kernel_->ops->potential_rows_f32(s, begin, end, rows.data());
+      } else {
+        for (std::size_t i = begin; i < end; ++i) rows[i] = scalar_potential_row(s, i);
+      }
     }
-  }
+  });
   CompensatedSum<double> total;
   for (double r : rows) total.add(r);
   return -options_.g * total.value();

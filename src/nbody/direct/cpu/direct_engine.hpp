@@ -27,9 +27,12 @@ class DirectEngine final : public ForceEngine<Real> {
 
  private:
   DirectSources<Real> sources(const DeviceBuffer<Real>& x) const;
-  int thread_count() const;
+  // Threads for `pairs` interactions: at most the asked-for and usable CPUs, and one per
+  // kPairsPerThread (or options.min_work_per_thread) pairs.
+  int thread_count(std::size_t pairs) const;
 
   EngineOptions options_;
+  int thread_limit_;  // options.threads capped at the CPUs this process may use
   HostArrayDevice<Real> device_;
   const DirectKernel* kernel_;
   std::vector<Real> mass_;
