@@ -61,7 +61,8 @@ void check_sim_memory(const SimJob& job) {
   for (const auto& [name, value] : job.scene_settings)
     if (name == "n") n = &value;
   const auto* count = n ? std::get_if<std::int64_t>(n) : nullptr;
-  if (!count || *count <= 0) return;  // the scene refuses it, or has a fixed size
+  // Out of the scene's range, or a scene of fixed size: the scene says what it accepts.
+  if (!count || *count <= 0 || *count > kMaxSceneParticles) return;
   check_memory(fmt::format("scene {} with --n {} in {}", job.scene, *count,
                            to_string(job.precision)),
                sim_memory_bytes(*count, job.precision));

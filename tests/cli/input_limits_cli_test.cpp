@@ -114,7 +114,8 @@ TEST(InputLimitsCli, AByteOrderMarkIsNotPartOfTheFirstName) {
 
 TEST(InputLimitsCli, ATruncatedOrBusyRunFileSaysWhich) {
   test::TempDir dir;
-  ASSERT_EQ(run_cli({"sim", "--scene", "kepler", "--t-end", "1", "--out", "run.h5", "--quiet"},
+  ASSERT_EQ(run_cli({"sim", "--scene", "kepler", "--t-end", "1", "--every", "1000", "--out",
+                     "run.h5", "--quiet"},
                     dir.path())
                 .status,
             0);
@@ -171,7 +172,8 @@ TEST(InputLimitsCli, ProgressShowsSimulationTimeFitsTheTerminalAndIsCleared) {
   }
   EXPECT_EQ(tty.rfind(clear), tty.size() - clear.size()) << "the last line is not cleared";
 
-  const auto off = run_cli({"sim", "--scene", "kepler", "--t-end", "5", "--out", "r2.h5"},
+  const auto off = run_cli({"sim", "--scene", "kepler", "--t-end", "5", "--every", "1000",
+                            "--out", "r2.h5"},
                            dir.path());
   EXPECT_EQ(off.status, 0);
   EXPECT_EQ(off.err, "") << "progress written where stderr is not a terminal";

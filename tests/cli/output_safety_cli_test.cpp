@@ -58,6 +58,20 @@ TEST(OutputSafetyCli, NoOutputMayBeTheConfigFile) {
                                  "the --config file");
 }
 
+TEST(OutputSafetyCli, SimRefusesDevicesAndItsInputAsOutput) {
+  test::TempDir dir;
+  const std::string particles = "m,x,y,z,vx,vy,vz\n1,0,0,0,0,0.5,0\n1,1,0,0,0,-0.5,0\n";
+  test::write_text(dir / "p.csv", particles);
+  expect_one_line_naming(run_cli({"sim", "--scene", "kepler", "--out", "/dev/null"}, dir.path()),
+                         2, "--out: /dev/null is not accepted (expected a regular file");
+  for (const char* out : {"p.csv", "./p.csv"}) {
+    expect_one_line_naming(run_cli({"sim", "--input", "p.csv", "--out", out, "--resume"},
+                                   dir.path()),
+                           2, "other than the --input file 'p.csv'");
+    EXPECT_EQ(test::read_text(dir / "p.csv"), particles);
+  }
+}
+
 // Map and sim agree: neither replaces an existing output unless told to.
 TEST(OutputSafetyCli, MapRefusesExistingOutputsWithoutOverwrite) {
   test::TempDir dir;
