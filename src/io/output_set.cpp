@@ -75,7 +75,7 @@ OutputSet::~OutputSet() {
 }
 
 void OutputSet::add(const fs::path& target, std::string_view bytes) {
-  Entry e{target, hidden_beside(target, "tmp"), {}, false, false};
+  Entry e{target, hidden_beside(target, "tmp"), {}, false, false, false};
   try {
     write_new_file(e.temporary, target, bytes);
   } catch (...) {
@@ -94,11 +94,14 @@ void OutputSet::restore(std::size_t count, std::string& problems) {
     if (e.backed_up) {
       fs::rename(e.backup, e.target, ec);
       if (!ec) e.backed_up = false;
-    } else {
+    } else if (!e.existed) {
       fs::remove(e.target, ec);
+    } else {
+      ec = std::make_error_code(std::errc::operation_not_supported);  // no hard link was made
     }
     if (ec)
-      problems += fmt::format("; '{}' holds the new file and could not be put back ({})",
+      problems += fmt::format("; '{}' holds the new file and its old one could not be put back "
+                              "({})",
                               e.target.string(), ec.message());
     e.renamed = false;
   }
@@ -107,7 +110,8 @@ void OutputSet::restore(std::size_t count, std::string& problems) {
 void OutputSet::commit() {
   std::error_code ec;
   for (Entry& e : entries_) {
-    if (!fs::exists(e.target, ec)) continue;
+    e.existed = fs::exists(e.target, ec);
+    if (!e.existed) continue;
     e.backup = hidden_beside(e.target, "old");
     fs::create_hard_link(e.target, e.backup, ec);
     e.backed_up = !ec;  // without hard links a failed commit cannot put this one back

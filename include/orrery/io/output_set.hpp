@@ -38,6 +38,7 @@ class OutputSet {
  private:
   struct Entry {
     std::filesystem::path target, temporary, backup;
+    bool existed = false;    // the target existed before commit()
     bool backed_up = false;  // `backup` is a hard link to the old target
     bool renamed = false;    // the temporary now is the target
   };
