@@ -14,6 +14,20 @@
 
 namespace orrery::cli {
 
+// How --help shows a parameter's value.
+inline std::string param_type_name(const ParamSpec& f) {
+  switch (f.kind) {
+    case ParamKind::Integer: return "N";
+    case ParamKind::Real: return "X";
+    case ParamKind::Reals:
+      return f.separator == ':' ? "A:B" : fmt::format("X{}...({})", f.separator, f.count);
+    case ParamKind::Choice: return fmt::format("{{{}}}", fmt::join(f.choices, ","));
+    case ParamKind::Text: return f.placeholder.empty() ? "PATH" : f.placeholder;
+    case ParamKind::Flag: return "";
+  }
+  return "";
+}
+
 template <class P>
 class CliParams {
  public:
@@ -22,16 +36,21 @@ class CliParams {
     for (std::size_t i = 0; i < fields.size(); ++i) {
       const ParamField<P>& f = fields[i];
       std::string help = f.help;
-      if (f.get && f.kind != ParamKind::Flag && help.find("default") == std::string::npos)
-        help += fmt::format(" (default: {})", format_param_value(f.get(defaults), f.separator));
+      if (f.get && f.kind != ParamKind::Flag && help.find("default") == std::string::npos) {
+        const std::string value = format_param_value(f.get(defaults), f.separator);
+        help += fmt::format(" (default: {})", value.empty() ? "none" : value);
+      }
       CLI::Option* opt = f.kind == ParamKind::Flag
                              ? app.add_flag("--" + f.name, flags_[i], help)
                              : app.add_option("--" + f.name, values_[i], help);
       if (f.kind != ParamKind::Flag)
-        opt->type_name(type_name(f))->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+        opt->type_name(param_type_name(f))->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
       options_.push_back(opt);
       fields_.push_back(&f);
     }
+    for (std::size_t i = 0; i < fields.size(); ++i)
+      for (const std::string& other : fields[i].excludes)
+        if (CLI::Option* o = option(other)) options_[i]->excludes(o);
   }
 
   CLI::Option* option(const std::string& name) const {
@@ -55,19 +74,6 @@ class CliParams {
   }
 
  private:
-  static std::string type_name(const ParamSpec& f) {
-    switch (f.kind) {
-      case ParamKind::Integer: return "N";
-      case ParamKind::Real: return "X";
-      case ParamKind::Reals:
-        return f.separator == ':' ? "A:B" : fmt::format("X{}...({})", f.separator, f.count);
-      case ParamKind::Choice: return fmt::format("{{{}}}", fmt::join(f.choices, ","));
-      case ParamKind::Text: return f.placeholder.empty() ? "PATH" : f.placeholder;
-      case ParamKind::Flag: return "";
-    }
-    return "";
-  }
-
   std::vector<std::string> values_;
   std::vector<char> flags_;  // not vector<bool>: CLI11 binds a reference to each element
   std::vector<CLI::Option*> options_;

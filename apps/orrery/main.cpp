@@ -2,6 +2,8 @@
 // The orrery command-line program: one subcommand per job.
 #include <cstdio>
 #include <exception>
+#include <new>
+#include <string>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -9,6 +11,14 @@
 #include "command.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/version.hpp"
+
+namespace {
+
+// A message as one line on a terminal, whatever text from files or flags it quotes.
+constexpr std::size_t kMessageLimit = 2000;
+std::string shown(const char* message) { return orrery::shown_text(message, kMessageLimit); }
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace orrery;
@@ -28,7 +38,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "orrery: %s (see orrery --help)\n", e.what());
+    std::fprintf(stderr, "orrery: %s (see orrery --help)\n", shown(e.what()).c_str());
     return 2;
   }
 
@@ -38,10 +48,14 @@ int main(int argc, char** argv) {
     try {
       return command->run();
     } catch (const InputError& e) {
-      std::fprintf(stderr, "orrery %s: %s\n", name.c_str(), e.what());
+      std::fprintf(stderr, "orrery %s: %s\n", name.c_str(), shown(e.what()).c_str());
       return 2;
+    } catch (const std::bad_alloc&) {
+      std::fprintf(stderr, "orrery %s: error: out of memory (the job asked for more memory than "
+                           "this process could get)\n", name.c_str());
+      return 1;
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "orrery %s: error: %s\n", name.c_str(), e.what());
+      std::fprintf(stderr, "orrery %s: error: %s\n", name.c_str(), shown(e.what()).c_str());
       return 1;
     }
   }

@@ -35,9 +35,6 @@ class MapCommand final : public Command {
     app_->add_option("--config", config_, "TOML file of parameters (keys as the flags, e.g. "
                                           "steps = 20000); flags override it")
         ->type_name("FILE");
-    params_.option("resolution")->excludes(params_.option("width"));
-    params_.option("resolution")->excludes(params_.option("height"));
-    params_.option("shift")->excludes(params_.option("shift-vector"));
     app_->footer(
         "The count of a pixel is the first step n at which |x_b - x_b'| > critical distance for "
         "the varied body b and its twin, or --steps. The picture shows steps - count (black: "
@@ -50,12 +47,16 @@ class MapCommand final : public Command {
     MapJob job;
     if (!config_.empty()) apply_config_file(config_, fields_, job);
     params_.apply(job);
+    job.config = config_;
 
-    ProgressLine progress(job.quiet, "map: pixels", "pixel-steps");
+    ProgressLine progress(job.quiet, "pixel-steps");
     MapObserver observer;
     if (progress.enabled())
       observer.progress = [&](const MapProgress& p) {
-        progress.update(p.pixels_done, p.pixels_total,
+        progress.update(fmt::format("map: pixels {}/{}", p.pixels_done, p.pixels_total),
+                        p.pixels_total > 0 ? static_cast<double>(p.pixels_done) /
+                                                 static_cast<double>(p.pixels_total)
+                                           : 0.0,
                         p.seconds > 0 ? static_cast<double>(p.pixel_steps) / p.seconds : 0.0,
                         p.seconds);
       };

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "progress_line.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -10,10 +12,22 @@
 
 namespace orrery::cli {
 
-ProgressLine::ProgressLine(bool quiet, std::string what, std::string rate_unit)
-    : enabled_(!quiet && ::isatty(STDERR_FILENO)),
-      what_(std::move(what)),
-      unit_(std::move(rate_unit)) {}
+namespace {
+
+// Often enough to look alive, rarely enough to cost nothing next to a step.
+constexpr std::chrono::milliseconds kRedrawInterval{200};
+
+// Columns of the terminal on stderr; a conservative width where it does not say.
+std::size_t terminal_columns() {
+  winsize ws{};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 80;
+}
+
+}  // namespace
+
+ProgressLine::ProgressLine(bool quiet, std::string rate_unit)
+    : enabled_(!quiet && ::isatty(STDERR_FILENO)), unit_(std::move(rate_unit)) {}
 
 ProgressLine::~ProgressLine() { finish(); }
 
@@ -24,14 +38,21 @@ std::string format_duration(double seconds) {
   return fmt::format("{}:{:02}", s / 60, s % 60);
 }
 
-void ProgressLine::update(std::int64_t done, std::int64_t total, double rate, double seconds) {
+void ProgressLine::update(const std::string& position, double fraction, double rate,
+                          double seconds) {
   if (!enabled_) return;
-  const double fraction = total > 0 ? static_cast<double>(done) / total : 0.0;
-  const double eta = done > 0 ? seconds * (1.0 - fraction) / fraction : NAN;
-  std::fprintf(stderr, "\r\033[K%s %lld/%lld (%.1f%%)  %.3g %s/s  elapsed %s  ETA %s",
-               what_.c_str(), static_cast<long long>(done), static_cast<long long>(total),
-               100.0 * fraction, rate, unit_.c_str(), format_duration(seconds).c_str(),
-               format_duration(eta).c_str());
+  const auto now = std::chrono::steady_clock::now();
+  if (drawn_ && now - last_draw_ < kRedrawInterval) return;
+  last_draw_ = now;
+  fraction = std::clamp(std::isfinite(fraction) ? fraction : 0.0, 0.0, 1.0);
+  const double eta = fraction > 0 ? seconds * (1.0 - fraction) / fraction : NAN;
+  std::string line = fmt::format("{} ({:.1f}%)  {:.3g} {}/s  elapsed {}  ETA {}", position,
+                                 100.0 * fraction, rate, unit_, format_duration(seconds),
+                                 format_duration(eta));
+  // The last column stays empty: writing into it makes some terminals wrap.
+  const std::size_t width = terminal_columns() - 1;
+  if (line.size() > width) line.resize(width);
+  std::fprintf(stderr, "\r\033[K%s", line.c_str());
   std::fflush(stderr);
   drawn_ = true;
 }

@@ -1,27 +1,31 @@
 // SPDX-License-Identifier: MIT
-// A one-line progress report on stderr, redrawn in place: done/total, a rate and the time left.
-// Shown only when stderr is a terminal and the user did not ask for quiet.
+// A one-line progress report on stderr, redrawn in place: where the work stands, the fraction
+// done, a rate and the time left. Shown only when stderr is a terminal and the user did not ask
+// for quiet, and redrawn at most a few times a second. The line is cut to the terminal's width, since a line that wraps could not be
+// cleared by going back to its start, and it is cleared when the work ends.
 #pragma once
 
-#include <cstdint>
+#include <chrono>
 #include <string>
 
 namespace orrery::cli {
 
 class ProgressLine {
  public:
-  ProgressLine(bool quiet, std::string what, std::string rate_unit);
+  explicit ProgressLine(bool quiet, std::string rate_unit);
   ~ProgressLine();
 
   bool enabled() const { return enabled_; }
-  // `rate` is in rate_unit per second.
-  void update(std::int64_t done, std::int64_t total, double rate, double seconds);
+  // `position` says where the work stands ("map: pixels 10/400", "sim: t = 3.2 of 10");
+  // `fraction` (0..1) of the work is done after `seconds`; `rate` is in rate_unit per second.
+  void update(const std::string& position, double fraction, double rate, double seconds);
   void finish();  // clears the line
 
  private:
   bool enabled_;
   bool drawn_ = false;
-  std::string what_, unit_;
+  std::chrono::steady_clock::time_point last_draw_;
+  std::string unit_;
 };
 
 std::string format_duration(double seconds);

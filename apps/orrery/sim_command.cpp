@@ -12,6 +12,7 @@
 #include "orrery/nbody/engines.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/io/config_file.hpp"
+#include "orrery/io/output_path.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 #include "progress_line.hpp"
@@ -34,6 +35,21 @@ std::string list_text() {
   return out;
 }
 
+// A scene parameter's help names the scenes that have it; where they describe it differently
+// (units differ between scenes), --list gives each one's meaning.
+std::string scene_help(const ParamSpec& spec) {
+  std::vector<std::string> names;
+  bool same = true;
+  for (const auto& scene : scenes())
+    for (const auto& p : scene.description.parameters)
+      if (p.spec.name == spec.name) {
+        names.push_back(scene.description.name);
+        same = same && p.spec.help == spec.help;
+      }
+  return fmt::format("scene parameter of {}: {}", fmt::join(names, ", "),
+                     same ? spec.help : "its meaning and units differ by scene (see --list)");
+}
+
 class SimCommand final : public Command {
  public:
   explicit SimCommand(CLI::App& parent)
@@ -45,9 +61,9 @@ class SimCommand final : public Command {
         scene_values_(scene_specs_.size()) {
     for (std::size_t i = 0; i < scene_specs_.size(); ++i) {
       const ParamSpec& s = scene_specs_[i];
-      scene_options_.push_back(
-          app_->add_option("--" + s.name, scene_values_[i], "scene parameter: " + s.help)
-              ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast));
+      scene_options_.push_back(app_->add_option("--" + s.name, scene_values_[i], scene_help(s))
+                                   ->type_name(param_type_name(s))
+                                   ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast));
     }
     app_->add_flag("--list", list_, "list scenes, integrators and engines, then exit");
     app_->add_flag("--quiet", quiet_, "no diagnostics table and no progress line");
@@ -68,6 +84,8 @@ class SimCommand final : public Command {
     SimJob job;
     if (!config_.empty()) apply_config(job);
     params_.apply(job);
+    check_output_is_not_input("--out", job.out, "--config", config_);
+    check_output_is_not_input("--out", job.out, "--input", job.input);
     for (const auto& f : sim_job_fields())
       if (params_.option(f.name)->count() > 0) job.given.push_back(f.name);
     for (std::size_t i = 0; i < scene_specs_.size(); ++i) {
@@ -79,7 +97,7 @@ class SimCommand final : public Command {
       }
     }
 
-    ProgressLine progress(quiet_, "sim: steps", "steps");
+    ProgressLine progress(quiet_, "steps");
     SimObserver observer;
     bool header = false;
     if (!quiet_)
@@ -96,7 +114,12 @@ class SimCommand final : public Command {
       };
     if (progress.enabled())
       observer.progress = [&](const SimProgress& p) {
-        progress.update(p.steps_done, p.steps_total,
+        // Simulation time is where the run stands; steps measure the work, and so the time left.
+        progress.update(fmt::format("sim: t = {:.6g} of {:.6g}, step {} of {}", p.time, p.t_end,
+                                    p.steps_done, p.steps_total),
+                        p.steps_total > 0 ? static_cast<double>(p.steps_done) /
+                                                static_cast<double>(p.steps_total)
+                                          : 0.0,
                         p.seconds > 0 ? static_cast<double>(p.steps_done) / p.seconds : 0.0,
                         p.seconds);
       };

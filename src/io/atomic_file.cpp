@@ -37,21 +37,4 @@ void AtomicOutput::commit() {
   committed_ = true;
 }
 
-void check_output_path(std::string_view parameter, const fs::path& path) {
-  const std::string value = path.string();
-  if (value.empty()) throw ParameterError(std::string(parameter), value, "a file path");
-  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(folder, ec))
-    throw ParameterError(std::string(parameter), value,
-                         fmt::format("a path in an existing folder ('{}' is not one)",
-                                     folder.string()));
-  if (::access(folder.c_str(), W_OK | X_OK) != 0)
-    throw ParameterError(std::string(parameter), value,
-                         fmt::format("a path in a writable folder ('{}' is not writable)",
-                                     folder.string()));
-  if (fs::is_directory(path, ec))
-    throw ParameterError(std::string(parameter), value, "a file path, not a folder");
-}
-
 }  // namespace orrery

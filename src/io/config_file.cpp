@@ -108,6 +108,15 @@ std::vector<ConfigEntry> read_config_file(const std::filesystem::path& path,
     if (!value) throw ParameterError(where, show(node), toml_words(*spec));
     entries.push_back({spec, std::move(*value), where});
   }
+  // Two keys that set the same thing are refused as the command line refuses the two flags.
+  for (const ConfigEntry& a : entries)
+    for (const std::string& other : a.spec->excludes)
+      for (const ConfigEntry& b : entries)
+        if (b.spec->name == other)
+          throw ParameterError(a.where, format_param_value(a.value, a.spec->separator),
+                               fmt::format("no key '{}' beside it ({}): both set the same "
+                                           "thing",
+                                           other, b.where));
   return entries;
 }
 

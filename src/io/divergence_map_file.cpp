@@ -7,8 +7,8 @@
 
 #include "orrery/core/error.hpp"
 #include "orrery/core/version.hpp"
-#include "orrery/io/atomic_file.hpp"
 #include "orrery/io/hdf5_file.hpp"
+#include "orrery/io/output_set.hpp"
 #include "orrery/io/param_attributes.hpp"
 
 namespace orrery {
@@ -17,12 +17,10 @@ namespace {
 const std::string kFormat = "orrery divergence map";
 }
 
-void write_divergence_map_file(const std::filesystem::path& path,
-                               const DivergenceMapParams& params, Precision precision,
-                               const DivergenceMap& map) {
-  AtomicOutput out(path);
+std::string encode_divergence_map_file(const std::string& name, const DivergenceMapParams& params,
+                                       Precision precision, const DivergenceMap& map) {
   {
-    h5::Handle file = h5::create_file(out.temporary().string());
+    h5::Handle file = h5::create_memory_file(name);
     const hsize_t dims[2] = {static_cast<hsize_t>(map.height), static_cast<hsize_t>(map.width)};
     h5::write_dataset<std::int32_t>(file.id(), "counts", map.counts, dims);
     h5::write_dataset<std::uint8_t>(file.id(), "nonfinite", map.nonfinite, dims);
@@ -38,8 +36,14 @@ void write_divergence_map_file(const std::filesystem::path& path,
     h5::write_attribute(file.id(), "nonfinite_pixels", map.nonfinite_pixels);
     h5::write_attribute(file.id(), "orrery_version", version());
     h5::write_attribute(file.id(), "git_hash", git_hash());
+    return h5::file_image(file.id());
   }
-  out.commit();
+}
+
+void write_divergence_map_file(const std::filesystem::path& path,
+                               const DivergenceMapParams& params, Precision precision,
+                               const DivergenceMap& map) {
+  write_file_atomically(path, encode_divergence_map_file(path.string(), params, precision, map));
 }
 
 StoredDivergenceMap read_divergence_map_file(const std::filesystem::path& path) {

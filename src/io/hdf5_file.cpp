@@ -2,11 +2,14 @@
 #include "orrery/io/hdf5_file.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <string_view>
 #include <mutex>
 
 #include <fmt/format.h>
 
 #include "orrery/core/error.hpp"
+#include "orrery/core/memory_budget.hpp"
 
 namespace orrery::h5 {
 
@@ -27,6 +30,42 @@ std::string object_name(hid_t id) {
 }
 
 [[noreturn]] void fail(const std::string& what) { throw RunError("HDF5: " + what); }
+
+// The descriptions on HDF5's error stack, innermost last; read right after the failed call.
+std::vector<std::string> error_descriptions() {
+  std::vector<std::string> out;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_UPWARD,
+      [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
+        if (e->desc) static_cast<std::vector<std::string>*>(data)->emplace_back(e->desc);
+        return 0;
+      },
+      &out);
+  return out;
+}
+
+// Why H5Fopen refused a file that has HDF5's signature, in words a user can act on.
+InputError open_error(const std::string& path, bool writing) {
+  const std::vector<std::string> why = error_descriptions();
+  const auto says = [&](std::string_view words) {
+    return std::any_of(why.begin(), why.end(), [&](const std::string& d) {
+      return d.find(words) != std::string::npos;
+    });
+  };
+  const std::string file = shown_text(path, 400);
+  if (says("truncated file"))
+    return InputError(fmt::format("'{}' is truncated: it ends before the end its HDF5 header "
+                                  "records (a copy or a write that did not finish, or a full "
+                                  "disk)",
+                                  file));
+  if (says("unable to lock file") || says("file is already open") || says("lock"))
+    return InputError(fmt::format("'{}' is in use: another process has it open{} (HDF5 locks "
+                                  "the file; wait for it to finish, or stop it)",
+                                  file, writing ? "" : " for writing"));
+  return InputError(fmt::format("cannot open HDF5 file '{}'{}: {}", file,
+                                writing ? " for writing" : "",
+                                why.empty() ? std::string("reason unknown") : why.front()));
+}
 
 template <class T>
 hid_t native_type();
@@ -79,12 +118,32 @@ Handle create_file(const std::string& path) {
   return f;
 }
 
+Handle create_memory_file(const std::string& name) {
+  silence_hdf5();
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  if (!fapl || H5Pset_fapl_core(fapl.id(), 1 << 20, false) < 0)
+    fail(fmt::format("cannot make an in-memory file for '{}'", name));
+  Handle f(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()), H5Fclose);
+  if (!f) fail(fmt::format("cannot make an in-memory file for '{}'", name));
+  return f;
+}
+
+std::string file_image(hid_t file) {
+  if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) fail(fmt::format("cannot flush {}", object_name(file)));
+  const ssize_t size = H5Fget_file_image(file, nullptr, 0);
+  if (size < 0) fail(fmt::format("cannot take the image of {}", object_name(file)));
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  if (H5Fget_file_image(file, bytes.data(), bytes.size()) != size)
+    fail(fmt::format("cannot take the image of {}", object_name(file)));
+  return bytes;
+}
+
 Handle open_file(const std::string& path) {
   silence_hdf5();
   if (H5Fis_hdf5(path.c_str()) <= 0)
     throw InputError(fmt::format("'{}' is not a readable HDF5 file", path));
   Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!f) throw InputError(fmt::format("cannot open HDF5 file '{}'", path));
+  if (!f) throw open_error(path, false);
   return f;
 }
 
@@ -93,7 +152,7 @@ Handle open_file_rw(const std::string& path) {
   if (H5Fis_hdf5(path.c_str()) <= 0)
     throw InputError(fmt::format("'{}' is not a readable HDF5 file", path));
   Handle f(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
-  if (!f) throw InputError(fmt::format("cannot open HDF5 file '{}' for writing", path));
+  if (!f) throw open_error(path, true);
   return f;
 }
 
@@ -149,6 +208,39 @@ void write_dataset(hid_t parent, const std::string& name, std::span<const T> dat
     fail(fmt::format("cannot write dataset '{}' in {}", name, object_name(parent)));
 }
 
+namespace {
+
+// The number of values a dataset declares, refused (InputError) where the product of its
+// dimensions overflows, where an unfiltered dataset declares more values than it stores
+// bytes for (a damaged or hostile file), or where reading it would take more memory than
+// this process may use.
+hsize_t checked_value_count(hid_t dataset, const std::string& name, hid_t parent,
+                            const std::vector<hsize_t>& shape, std::size_t value_bytes) {
+  hsize_t n = 1;
+  for (auto s : shape) {
+    if (s != 0 && n > UINT64_MAX / s)
+      throw InputError(fmt::format("dataset '{}' of {} declares more values than can be counted",
+                                   name, object_name(parent)));
+    n *= s;
+  }
+  const double bytes = static_cast<double>(n) * static_cast<double>(value_bytes);
+  Handle plist(H5Dget_create_plist(dataset), H5Pclose);
+  const bool filtered = plist && H5Pget_nfilters(plist.id()) > 0;
+  const bool compact = plist && H5Pget_layout(plist.id()) == H5D_COMPACT;
+  const double stored = static_cast<double>(H5Dget_storage_size(dataset));
+  Handle type(H5Dget_type(dataset), H5Tclose);
+  const double stored_values = type ? stored / static_cast<double>(H5Tget_size(type.id())) : 0;
+  if (n > 0 && !filtered && !compact && stored_values < static_cast<double>(n))
+    throw InputError(fmt::format("dataset '{}' of {} declares {} values but the file holds data "
+                                 "for {:.0f} (a damaged file, or one written incompletely)",
+                                 name, object_name(parent), n, stored_values));
+  check_memory(fmt::format("reading dataset '{}' of {} ({} values)", name, object_name(parent), n),
+               bytes);
+  return n;
+}
+
+}  // namespace
+
 template <class T>
 std::vector<T> read_dataset(hid_t parent, const std::string& name, std::vector<hsize_t>* dims) {
   Handle d(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose);
@@ -157,8 +249,7 @@ std::vector<T> read_dataset(hid_t parent, const std::string& name, std::vector<h
   const int rank = H5Sget_simple_extent_ndims(space.id());
   std::vector<hsize_t> shape(static_cast<std::size_t>(std::max(rank, 0)));
   H5Sget_simple_extent_dims(space.id(), shape.data(), nullptr);
-  hsize_t n = 1;
-  for (auto s : shape) n *= s;
+  const hsize_t n = checked_value_count(d.id(), name, parent, shape, sizeof(T));
   std::vector<T> out(n);
   if (n > 0 &&
       H5Dread(d.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)

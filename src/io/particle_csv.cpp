@@ -33,6 +33,7 @@ constexpr std::array<ColumnName, 10> kNames{{{"id", kId},
                                              {"vy", kVy},
                                              {"vz", kVz},
                                              {"softening", kSoftening}}};
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 constexpr const char* kAccepted = "one of: m (or mass), x, y, z, vx, vy, vz, id, softening";
 constexpr std::array<Column, 7> kRequired{kMass, kX, kY, kZ, kVx, kVy, kVz};
 constexpr std::array<const char*, kColumns> kCanonical{"id", "m",  "x",  "y",        "z",
@@ -90,6 +91,8 @@ Particles<double> read_particle_csv(const std::filesystem::path& path) {
   long line = 0;
   while (std::getline(in, text)) {
     ++line;
+    // Spreadsheets (Excel's "CSV UTF-8") start the file with a byte-order mark.
+    if (line == 1 && text.rfind(kUtf8Bom, 0) == 0) text.erase(0, kUtf8Bom.size());
     const std::string_view trimmed = trim(text);
     if (trimmed.empty() || trimmed.front() == '#') continue;
     const std::vector<std::string_view> fields = split(trimmed);

@@ -8,21 +8,29 @@
 #include <fmt/format.h>
 
 #include "orrery/core/error.hpp"
-#include "orrery/io/atomic_file.hpp"
+#include "orrery/io/output_set.hpp"
 
 namespace orrery {
 
-void write_png(const std::filesystem::path& path, const RgbImage& image) {
-  AtomicOutput out(path);
+std::string encode_png(const RgbImage& image) {
   png_image png;
   std::memset(&png, 0, sizeof png);
   png.version = PNG_IMAGE_VERSION;
   png.width = static_cast<png_uint_32>(image.width);
   png.height = static_cast<png_uint_32>(image.height);
   png.format = PNG_FORMAT_RGB;
-  if (!png_image_write_to_file(&png, out.temporary().c_str(), 0, image.pixels.data(), 0, nullptr))
-    throw RunError(fmt::format("cannot write PNG '{}': {}", path.string(), png.message));
-  out.commit();
+  png_alloc_size_t size = 0;
+  if (!png_image_write_to_memory(&png, nullptr, &size, 0, image.pixels.data(), 0, nullptr))
+    throw RunError(fmt::format("cannot encode the PNG: {}", png.message));
+  std::string bytes(size, '\0');
+  if (!png_image_write_to_memory(&png, bytes.data(), &size, 0, image.pixels.data(), 0, nullptr))
+    throw RunError(fmt::format("cannot encode the PNG: {}", png.message));
+  bytes.resize(size);
+  return bytes;
+}
+
+void write_png(const std::filesystem::path& path, const RgbImage& image) {
+  write_file_atomically(path, encode_png(image));
 }
 
 RgbImage read_png(const std::filesystem::path& path) {

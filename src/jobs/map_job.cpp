@@ -3,12 +3,15 @@
 #include "orrery/jobs/map_job.hpp"
 
 #include <filesystem>
+#include <utility>
 
 #include "orrery/core/error.hpp"
-#include "orrery/io/atomic_file.hpp"
 #include "orrery/io/divergence_map_file.hpp"
+#include "orrery/io/output_path.hpp"
+#include "orrery/io/output_set.hpp"
 #include "orrery/io/png_file.hpp"
 #include "orrery/jobs/compute_fields.hpp"
+#include "orrery/jobs/memory_estimate.hpp"
 #include "orrery/render/colormap.hpp"
 
 namespace orrery {
@@ -31,6 +34,9 @@ std::vector<ParamField<J>> make_fields() {
   f.push_back(text_field("out", "PNG picture to write", &J::out));
   f.push_back(text_field("data", "HDF5 file for the counts and parameters (default: none)",
                          &J::data));
+  f.push_back(flag_field("overwrite",
+                         "replace --out and --data where they exist (without it they are refused)",
+                         &J::overwrite));
   {
     auto c = text_field("colormap", "colour map", &J::colormap);
     c.kind = ParamKind::Choice;
@@ -61,11 +67,21 @@ void validate(const MapJob& job) {
   }
   Colormap::by_name(job.colormap);
   check_output_path("--out", job.out);
+  check_output_is_not_input("--out", job.out, "--config", job.config);
   if (!job.data.empty()) {
     check_output_path("--data", job.data);
-    if (std::filesystem::absolute(job.data) == std::filesystem::absolute(job.out))
+    check_output_is_not_input("--data", job.data, "--config", job.config);
+    if (same_file(job.data, job.out))
       throw ParameterError("--data", job.data, "a path other than --out");
   }
+  if (!job.overwrite)
+    for (const auto& [flag, path] : {std::pair{"--out", &job.out}, std::pair{"--data", &job.data}}) {
+      std::error_code ec;
+      if (!path->empty() && std::filesystem::exists(*path, ec))
+        throw ParameterError(flag, *path,
+                             "a file that does not exist yet (add --overwrite to replace it)");
+    }
+  check_map_memory(job);
 }
 
 MapOutcome run_map_job(const MapJob& job, const MapObserver& observer) {
@@ -82,10 +98,15 @@ MapOutcome run_map_job(const MapJob& job, const MapObserver& observer) {
   MapOutcome outcome;
   outcome.map = compute_divergence_map(job.physics, options);
   const DivergenceMap& map = outcome.map;
-  write_png(job.out, render_divergence_image(map.counts, map.width, map.height,
-                                             job.physics.steps, Colormap::by_name(job.colormap),
-                                             job.origin));
-  if (!job.data.empty()) write_divergence_map_file(job.data, job.physics, job.precision, map);
+  // The data first and the picture last: a new picture always has its data beside it.
+  OutputSet outputs;
+  if (!job.data.empty())
+    outputs.add(job.data, encode_divergence_map_file(job.data, job.physics, job.precision, map));
+  outputs.add(job.out, encode_png(render_divergence_image(map.counts, map.width, map.height,
+                                                          job.physics.steps,
+                                                          Colormap::by_name(job.colormap),
+                                                          job.origin)));
+  outputs.commit();
   return outcome;
 }
 

@@ -45,7 +45,7 @@ std::vector<ParamField<J>> make_fields() {
                             &J::every, 1, std::numeric_limits<std::int64_t>::max()));
   f.push_back(real_field("every-time",
                          "time between snapshots, taken at its multiples (the step before one is "
-                         "shortened to land on it); replaces --every",
+                         "shortened to land on it); replaces --every (default: none)",
                          &J::every_time, RealRule::Positive));
   f.push_back(integer_field("checkpoint-every",
                             "steps between checkpoints (default: at every snapshot)",
@@ -56,11 +56,22 @@ std::vector<ParamField<J>> make_fields() {
   f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
   add_backend_fields(f, &J::backend, &J::devices, &J::cpu_kernel,
                      "where to compute the forces (no CUDA engine yet: auto runs on the CPU)");
+  // Device numbers would be ignored: no force engine runs on a CUDA device yet.
+  for (auto& d : f)
+    if (d.name == "devices")
+      d.set = [](J& p, const ParamValue& v) {
+        p.devices = parse_devices(std::get<std::string>(v));
+        if (!p.devices.empty())
+          throw ParameterError("devices", std::get<std::string>(v),
+                               "all (the default): there is no CUDA force engine yet, the sim "
+                               "runs on the CPU and would use no device");
+      };
   f.push_back(text_field("out", "run file: snapshots, checkpoints and parameters", &J::out));
   f.push_back(flag_field("resume", "continue the run stored in --out from its last checkpoint",
                          &J::resume));
   f.push_back(integer_field("stop-after",
-                            "stop after this many steps, with a checkpoint (--resume goes on)",
+                            "stop after this many steps, with a checkpoint (--resume goes on; "
+                            "default: run to t-end)",
                             &J::stop_after, 1, std::numeric_limits<std::int64_t>::max()));
   return f;
 }

@@ -131,6 +131,8 @@ SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& ini
       p.steps_done = s - start_steps;
       p.steps_total = planned;
       p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      p.time = sim.clock().time();
+      p.t_end = cadence.t_end;
       observer.progress(p);
     }
     if (stopping) {

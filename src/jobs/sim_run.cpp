@@ -14,11 +14,13 @@
 #include "orrery/nbody/engines.hpp"
 #include "orrery/nbody/simulation.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
-#include "orrery/io/atomic_file.hpp"
+#include "orrery/io/output_path.hpp"
 #include "orrery/io/param_attributes.hpp"
 #include "orrery/io/particle_file.hpp"
 #include "orrery/io/run_file.hpp"
 #include "orrery/jobs/compute_fields.hpp"
+#include "orrery/jobs/memory_estimate.hpp"
+#include "orrery/jobs/run_limits.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/scenes/dynamical_time.hpp"
 #include "orrery/scenes/scene_registry.hpp"
@@ -257,6 +259,7 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
     throw ParameterError("--" + job.scene_settings.front().first,
                          format_param_value(job.scene_settings.front().second),
                          "no scene parameter with --input (the file holds the particles)");
+  check_sim_memory(job);
   plan.ic = job.input.empty() ? make_scene(job.scene, job.scene_settings)
                               : read_particle_file(job.input);
   check_no_coinciding_particles(plan.ic.particles, plan.ic.softening, job.precision,
@@ -271,6 +274,8 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
                          "a time after the start, t = 0");
   plan.every = job.every > 0 ? job.every : default_every(plan.t_end, plan.dt);
   plan.checkpoint_every = job.checkpoint_every > 0 ? job.checkpoint_every : plan.every;
+  check_run_limits(job, std::ssize(plan.ic.particles.mass), 0.0, plan.dt, plan.t_end,
+                   job.every_time > 0 ? 0 : plan.every);
   check_output_path("--out", job.out);
   std::error_code ec;
   if (std::filesystem::exists(job.out, ec))

@@ -186,15 +186,17 @@ Drift drift_since(const Diagnostics& start, const Diagnostics& now) {
   return d;
 }
 
+// Each column is as wide as the widest value its format writes, sign and three-digit exponent
+// included ("-1.0000000e+300"), and a space stands before each: columns never run together.
 std::string diagnostics_table_header() {
-  return fmt::format("{:>14}{:>15}{:>9}{:>11}{:>11}{:>11}{:>11}", "time", "energy", "K/|W|",
-                     "drift E", "drift P", "drift L", "drift CoM");
+  return fmt::format(" {:>14} {:>15} {:>11} {:>10} {:>10} {:>10} {:>10}", "time", "energy",
+                     "K/|W|", "drift E", "drift P", "drift L", "drift CoM");
 }
 
 std::string diagnostics_table_row(const Diagnostics& now, const Drift& drift) {
-  return fmt::format("{:>14.6e}{:>15.7e}{:>9.4f}{:>11.2e}{:>11.2e}{:>11.2e}{:>11.2e}", now.time,
-                     now.energy_total, now.virial_ratio(), drift.energy, drift.momentum,
-                     drift.angular_momentum, drift.centre_of_mass);
+  return fmt::format(" {:>14.6e} {:>15.7e} {:>11.4g} {:>10.2e} {:>10.2e} {:>10.2e} {:>10.2e}",
+                     now.time, now.energy_total, now.virial_ratio(), drift.energy,
+                     drift.momentum, drift.angular_momentum, drift.centre_of_mass);
 }
 
 std::vector<NamedQuantity> diagnostics_quantities(const Diagnostics& now, const Drift& drift) {

@@ -167,7 +167,7 @@ TEST(MapCli, WithoutAGpuCudaIsRefusedAndAutoFallsBackWithANote) {
   test::TempDir dir;
   test::write_text(dir / "old.png", "previous contents");
   const auto refused = run_cli({"map", "--resolution", "4", "--steps", "10", "--out", "old.png",
-                                "--backend", "cuda"},
+                                "--overwrite", "--backend", "cuda"},
                                dir.path());
   EXPECT_EQ(refused.status, 2);
   EXPECT_NE(refused.err.find("--backend cuda"), std::string::npos) << refused.err;

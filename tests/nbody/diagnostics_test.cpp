@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -187,6 +188,29 @@ TEST(Diagnostics, TableRowsLineUpWithTheHeader) {
   EXPECT_EQ(
       diagnostics_table_row(d, Drift{std::numeric_limits<double>::infinity(), 0, 0, 0}).size(),
       header.size());
+}
+
+// An unbound system (E > 0, K/|W| in the millions) and the widest values a column can hold:
+// every column keeps its width and a space apart from the next, so the row splits back into
+// its seven numbers.
+TEST(Diagnostics, TableColumnsStayApartForExtremeValues) {
+  const std::string header = diagnostics_table_header();
+  Diagnostics d = diagnostics_of(two_bodies<double>(), -4.0 / 3.0, 0.0);
+  d.time = -1.5e300;
+  d.energy_total = -1.0965357e305;
+  d.energy_kinetic = 2.3392397e7;
+  d.energy_potential = -1.0;
+  for (const Drift drift : {Drift{-1e-300, -2e300, 3e-300, -4e300}, Drift{}}) {
+    const std::string row = diagnostics_table_row(d, drift);
+    EXPECT_EQ(row.size(), header.size()) << row;
+    std::istringstream words(row);
+    int count = 0;
+    for (std::string w; words >> w;) ++count;
+    EXPECT_EQ(count, 7) << row;
+  }
+  d.energy_total = 1.0965357e5;  // the reported case: a positive energy beside K/|W| = 2.3e7
+  const std::string row = diagnostics_table_row(d, Drift{});
+  EXPECT_NE(row.find("1.0965357e+05 "), std::string::npos) << row;
 }
 
 TEST(Diagnostics, NamedQuantitiesForSnapshots) {

@@ -34,13 +34,15 @@ struct ParamSpec {
   char separator = ',';              // Reals: separator on the command line
   std::vector<std::string> choices;  // Choice: the accepted words
   std::string placeholder;           // Text: how --help shows the value ("" for PATH)
+  std::vector<std::string> excludes; // parameters that may not be given with this one (both
+                                     // set the same thing), on the command line or in a file
 };
 
 template <class Params>
 struct ParamField : ParamSpec {
   ParamField(std::string name_, std::string help_, ParamKind kind_, int count_ = 0,
              char separator_ = ',')
-      : ParamSpec{std::move(name_), std::move(help_), kind_, count_, separator_, {}, {}} {}
+      : ParamSpec{std::move(name_), std::move(help_), kind_, count_, separator_, {}, {}, {}} {}
 
   std::function<void(Params&, const ParamValue&)> set;  // validates; throws ParameterError
   std::function<ParamValue(const Params&)> get;          // empty for aliases of other fields
@@ -192,6 +194,7 @@ std::vector<ParamField<Outer>> project_fields(const std::vector<ParamField<Inner
     ParamField<Outer> g{f.name, f.help, f.kind, f.count, f.separator};
     g.choices = f.choices;
     g.placeholder = f.placeholder;
+    g.excludes = f.excludes;
     g.set = [set = f.set, member](Outer& o, const ParamValue& v) { set(o.*member, v); };
     if (f.get) g.get = [get = f.get, member](const Outer& o) { return get(o.*member); };
     out.push_back(std::move(g));

@@ -6,7 +6,6 @@
 
 #include <filesystem>
 #include <string>
-#include <string_view>
 
 namespace orrery {
 
@@ -27,9 +26,5 @@ class AtomicOutput {
   std::filesystem::path target_, temporary_;
   bool committed_ = false;
 };
-
-// Refuses, before any work starts, an output path whose folder does not exist or is not
-// writable, or that names a folder. `parameter` is how the user gave it ("--out").
-void check_output_path(std::string_view parameter, const std::filesystem::path& path);
 
 }  // namespace orrery

@@ -13,7 +13,10 @@
 
 namespace orrery {
 
-// Written atomically.
+// The bytes of the file, for io/output_set.hpp; `name` is only recorded by HDF5.
+std::string encode_divergence_map_file(const std::string& name, const DivergenceMapParams& params,
+                                       Precision precision, const DivergenceMap& map);
+// Written atomically; throws RunError naming the file and the reason.
 void write_divergence_map_file(const std::filesystem::path& path,
                                const DivergenceMapParams& params, Precision precision,
                                const DivergenceMap& map);

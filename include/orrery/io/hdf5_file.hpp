@@ -32,6 +32,9 @@ class Handle {
 };
 
 Handle create_file(const std::string& path);  // truncates
+// A file held in memory only; file_image() returns its bytes (for io/output_set.hpp).
+Handle create_memory_file(const std::string& name);
+std::string file_image(hid_t file);
 Handle open_file(const std::string& path);    // read-only; throws InputError when unreadable
 Handle open_file_rw(const std::string& path); // read-write; throws InputError when unreadable
 void flush(hid_t file);

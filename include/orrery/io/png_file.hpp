@@ -2,12 +2,15 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 #include "orrery/render/rgb_image.hpp"
 
 namespace orrery {
 
-// Writes an 8-bit RGB PNG atomically (libpng's simplified API); throws RunError on failure.
+// The bytes of an 8-bit RGB PNG (libpng's simplified API), for io/output_set.hpp.
+std::string encode_png(const RgbImage& image);
+// Writes an 8-bit RGB PNG atomically; throws RunError on failure, naming the file and the reason.
 void write_png(const std::filesystem::path& path, const RgbImage& image);
 // Reads any PNG as 8-bit RGB; throws InputError when the file is not a readable PNG.
 RgbImage read_png(const std::filesystem::path& path);

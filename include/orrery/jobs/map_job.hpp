@@ -2,7 +2,8 @@
 // A divergence map as `orrery map` describes it: the physics (ensemble/problems/divergence3/),
 // where and in which precision to compute it, and the picture and data files to write.
 // run_map_job() validates everything before any work, computes the map, and writes the PNG and,
-// with `data`, the HDF5 file.
+// with `data`, the HDF5 file: both or neither (io/output_set.hpp). An output that exists is
+// refused unless `overwrite` is set, as `orrery sim` refuses an existing run file.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,8 @@ struct MapJob {
   bool exact = false;
   std::string out = "map.png";
   std::string data;  // empty: no HDF5 file
+  bool overwrite = false;  // replace existing --out and --data files
+  std::string config;      // the config file the parameters came from ("": none); not an output
   std::string colormap = "inferno";
   ImageOrigin origin = ImageOrigin::upper;
   bool quiet = false;  // for the faces: no progress and no summary
@@ -37,7 +40,9 @@ struct MapJob {
 const std::vector<ParamField<MapJob>>& map_job_fields();
 
 // Throws ParameterError for anything refused: the physics, precision, backend and devices,
-// output paths that cannot be written, and --data equal to --out.
+// output paths that cannot be written or that exist (without `overwrite`), --data equal to
+// --out, an output equal to the config file, and a map larger than the memory this process
+// may use (InputError).
 void validate(const MapJob& job);
 
 struct MapObserver {

@@ -58,6 +58,8 @@ struct SimProgress {
   std::int64_t steps_done = 0;   // in this invocation
   std::int64_t steps_total = 0;  // planned for this invocation
   double seconds = 0;
+  double time = 0;   // simulation time reached
+  double t_end = 0;  // where the run ends
 };
 
 struct SimObserver {

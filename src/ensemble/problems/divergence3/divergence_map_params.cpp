@@ -23,6 +23,7 @@ std::vector<ParamField<P>> make_fields() {
   f.push_back(integer_field("height", "pixels per column", &P::height, 1, kMaxSide));
   {
     ParamField<P> r{"resolution", "sets width and height to N", ParamKind::Integer};
+    r.excludes = {"width", "height"};
     r.set = [](P& p, const ParamValue& v) {
       p.width = p.height = static_cast<std::int32_t>(require_integer("resolution", v, 1, kMaxSide));
     };
@@ -42,6 +43,7 @@ std::vector<ParamField<P>> make_fields() {
   }
   {
     ParamField<P> s{"shift", "twin offset S, applied as (S, S, S)", ParamKind::Real};
+    s.excludes = {"shift-vector"};
     s.set = [](P& p, const ParamValue& v) {
       const double x = require_real("shift", v, RealRule::Finite);
       p.shift = {x, x, x};
