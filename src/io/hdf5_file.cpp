@@ -2,6 +2,7 @@
 #include "orrery/io/hdf5_file.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -56,6 +57,13 @@ void put_attribute(hid_t object, const std::string& name, hid_t type, hid_t spac
     fail(fmt::format("cannot write attribute '{}' of {}", name, object_name(object)));
 }
 
+// Creation properties without modification times (HDF5 stamps objects by default).
+Handle untimed(hid_t property_class) {
+  Handle p(H5Pcreate(property_class), H5Pclose);
+  H5Pset_obj_track_times(p.id(), false);
+  return p;
+}
+
 }  // namespace
 
 Handle& Handle::operator=(Handle&& o) noexcept {
@@ -77,6 +85,26 @@ Handle create_file(const std::string& path) {
   Handle f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
   if (!f) fail(fmt::format("cannot create '{}'", path));
   return f;
+}
+
+Handle create_memory_file() {
+  silence_hdf5();
+  static std::atomic<int> serial{0};
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5Pset_fapl_core(fapl.id(), 1 << 16, false);
+  const std::string name = fmt::format("orrery-memory-{}", serial.fetch_add(1));
+  Handle f(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()), H5Fclose);
+  if (!f) fail("cannot create a file in memory");
+  return f;
+}
+
+std::vector<std::uint8_t> file_image(hid_t file) {
+  flush(file);
+  const ssize_t n = H5Fget_file_image(file, nullptr, 0);
+  std::vector<std::uint8_t> bytes(n > 0 ? static_cast<std::size_t>(n) : 0);
+  if (n <= 0 || H5Fget_file_image(file, bytes.data(), bytes.size()) != n)
+    fail(fmt::format("cannot take the image of {}", object_name(file)));
+  return bytes;
 }
 
 Handle open_file(const std::string& path) {
@@ -107,7 +135,8 @@ void remove(hid_t parent, const std::string& name) {
 }
 
 Handle create_group(hid_t parent, const std::string& name) {
-  Handle g(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  Handle gcpl = untimed(H5P_GROUP_CREATE);
+  Handle g(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, gcpl.id(), H5P_DEFAULT), H5Gclose);
   if (!g) fail(fmt::format("cannot create group '{}' in {}", name, object_name(parent)));
   return g;
 }
@@ -142,8 +171,9 @@ void write_dataset(hid_t parent, const std::string& name, std::span<const T> dat
   if (n != data.size()) fail(fmt::format("dataset '{}': {} values for shape of {}", name,
                                          data.size(), n));
   Handle space = simple_space(dims);
+  Handle dcpl = untimed(H5P_DATASET_CREATE);
   Handle d(H5Dcreate2(parent, name.c_str(), native_type<T>(), space.id(), H5P_DEFAULT,
-                      H5P_DEFAULT, H5P_DEFAULT),
+                      dcpl.id(), H5P_DEFAULT),
            H5Dclose);
   if (!d || H5Dwrite(d.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
     fail(fmt::format("cannot write dataset '{}' in {}", name, object_name(parent)));
