@@ -307,8 +307,9 @@ Checkpoint<Real> RunStore::read_checkpoint(std::vector<std::string>& notes) {
       if (!damaged.empty()) sync_directory(folder_);
       if (!damaged.empty())
         notes.push_back(fmt::format("resuming from the older '{}' (step {}, t = {}); the damaged "
-                                    "newer checkpoint is kept as '<name>.damaged'",
-                                    path.string(), c.clock.steps, c.clock.t));
+                                    "one is kept as '{}.damaged'",
+                                    path.string(), c.clock.steps, c.clock.t,
+                                    damaged.front().filename().string()));
       return c;
     } catch (const InputError& e) {
       notes.push_back(e.what());

@@ -281,11 +281,11 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
                          fmt::format("a time after the start, t = {}", plan.start_time));
   plan.every = job.every > 0 ? job.every : default_every(plan.t_end - plan.start_time, plan.dt);
   plan.checkpoint_every = job.checkpoint_every > 0 ? job.checkpoint_every : plan.every;
-  check_output_path("--out", job.out);
   std::error_code ec;
   if (std::filesystem::exists(job.out, ec))
     throw ParameterError("--out", job.out,
                          "a name that does not exist yet (add --resume to continue the run)");
+  check_output_path("--out", job.out);
   find_integrator(job.integrator);
   // The variant used is the one recorded: "" becomes the widest this CPU runs.
   SimJob resolved = job;

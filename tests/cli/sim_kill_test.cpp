@@ -69,9 +69,10 @@ TEST(SimKill, RandomKillsAlwaysResumeBitIdentical) {
   FastDir dir;
   std::mt19937 random(20261123);
   int kills = 0, kills_mid_write = 0;
-  const KillCase cases[kRuns] = {{"leapfrog", "fp64", "64", "3"},
-                                 {"yoshida4", "fp32", "64", "3"},
-                                 {"rk4", "fp128", "16", "1"}};
+  // Long enough to take every kill before they end.
+  const KillCase cases[kRuns] = {{"leapfrog", "fp64", "64", "6"},
+                                 {"yoshida4", "fp32", "64", "6"},
+                                 {"rk4", "fp128", "16", "2"}};
   for (const KillCase& c : cases) {
     const std::string name = std::string("killed-") + c.integrator;
     const auto whole = run_cli(kill_run_args(c, std::string("whole-") + c.integrator), dir.path());
@@ -84,6 +85,11 @@ TEST(SimKill, RandomKillsAlwaysResumeBitIdentical) {
       if (std::filesystem::exists(dir / name)) args.push_back("--resume");
       const pid_t pid = test::spawn_cli(args, dir.path());
       std::this_thread::sleep_for(std::chrono::microseconds(delay_us(random)));
+      // Every third kill waits for a file being written (a temporary file), so that many land
+      // inside a snapshot or checkpoint write, not only between them.
+      const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+      while (k % 3 == 2 && !has_temporary(dir / name) && std::chrono::steady_clock::now() < until) {
+      }
       int status = 0;
       if (test::ended(pid, &status)) {
         ASSERT_EQ(status, 0) << test::read_text(dir / ".spawn-err");
@@ -111,7 +117,7 @@ TEST(SimKill, RandomKillsAlwaysResumeBitIdentical) {
   std::printf("[          ] %d kills, %d of them while a file was being written\n", kills,
               kills_mid_write);
   EXPECT_GE(kills, 50);
-  EXPECT_GT(kills_mid_write, 0);
+  EXPECT_GT(kills_mid_write, 0);  // about a third of them, where the machine is not too busy
 }
 
 // Runs `script` with a private tmpfs at `mount` (user and mount namespaces, no root); false when

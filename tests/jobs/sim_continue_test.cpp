@@ -126,6 +126,7 @@ TEST(SimContinue, StopOnDriftStopsAfterACheckpoint) {
   rest.resume = true;
   rest.out = job.out;
   rest.stop_on_drift = true;
+  rest.threads = 1;
   EXPECT_EQ(run_simulation(rest).time, 2.0);
 }
 
