@@ -16,6 +16,7 @@
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 #include "progress_line.hpp"
+#include "stop_signals.hpp"
 
 namespace orrery::cli {
 
@@ -123,6 +124,12 @@ class SimCommand final : public Command {
                         p.seconds > 0 ? static_cast<double>(p.steps_done) / p.seconds : 0.0,
                         p.seconds);
       };
+    observer.warning = [&](const std::string& text) {
+      progress.finish();
+      std::fputs(fmt::format("orrery sim: warning: {}\n", text).c_str(), stderr);
+    };
+    StopSignals stop_signals;
+    observer.stop_signal = &StopSignals::received;
     SimOutcome outcome;
     try {
       outcome = run_simulation(job, observer);
@@ -133,6 +140,14 @@ class SimCommand final : public Command {
       throw;
     }
     progress.finish();
+    if (outcome.signal != 0) {
+      std::fputs(fmt::format("orrery sim: stopped by {} at t = {} after a checkpoint; --resume "
+                             "--out {} continues\n",
+                             StopSignals::name(outcome.signal), outcome.time, job.out)
+                     .c_str(),
+                 stderr);
+      return 128 + outcome.signal;
+    }
     if (!quiet_)
       fmt::print("orrery sim: {} steps to t = {} on {} ({} kernel); {} snapshots in {}{}\n",
                  outcome.steps, outcome.time, outcome.backend, outcome.cpu_kernel,

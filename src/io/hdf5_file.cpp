@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string_view>
+#include <atomic>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -95,6 +96,13 @@ void put_attribute(hid_t object, const std::string& name, hid_t type, hid_t spac
     fail(fmt::format("cannot write attribute '{}' of {}", name, object_name(object)));
 }
 
+// Creation properties without modification times (HDF5 stamps objects by default).
+Handle untimed(hid_t property_class) {
+  Handle p(H5Pcreate(property_class), H5Pclose);
+  H5Pset_obj_track_times(p.id(), false);
+  return p;
+}
+
 }  // namespace
 
 Handle& Handle::operator=(Handle&& o) noexcept {
@@ -120,18 +128,21 @@ Handle create_file(const std::string& path) {
 
 Handle create_memory_file(const std::string& name) {
   silence_hdf5();
+  // HDF5 refuses to create a file under a name it holds open, in memory too: each gets its own.
+  static std::atomic<int> serial{0};
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   if (!fapl || H5Pset_fapl_core(fapl.id(), 1 << 20, false) < 0)
     fail(fmt::format("cannot make an in-memory file for '{}'", name));
-  Handle f(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()), H5Fclose);
+  const std::string unique = fmt::format("{}#memory-{}", name, serial.fetch_add(1));
+  Handle f(H5Fcreate(unique.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()), H5Fclose);
   if (!f) fail(fmt::format("cannot make an in-memory file for '{}'", name));
   return f;
 }
 
 std::string file_image(hid_t file) {
-  if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) fail(fmt::format("cannot flush {}", object_name(file)));
+  flush(file);
   const ssize_t size = H5Fget_file_image(file, nullptr, 0);
-  if (size < 0) fail(fmt::format("cannot take the image of {}", object_name(file)));
+  if (size <= 0) fail(fmt::format("cannot take the image of {}", object_name(file)));
   std::string bytes(static_cast<std::size_t>(size), '\0');
   if (H5Fget_file_image(file, bytes.data(), bytes.size()) != size)
     fail(fmt::format("cannot take the image of {}", object_name(file)));
@@ -166,7 +177,8 @@ void remove(hid_t parent, const std::string& name) {
 }
 
 Handle create_group(hid_t parent, const std::string& name) {
-  Handle g(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  Handle gcpl = untimed(H5P_GROUP_CREATE);
+  Handle g(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, gcpl.id(), H5P_DEFAULT), H5Gclose);
   if (!g) fail(fmt::format("cannot create group '{}' in {}", name, object_name(parent)));
   return g;
 }
@@ -201,8 +213,9 @@ void write_dataset(hid_t parent, const std::string& name, std::span<const T> dat
   if (n != data.size()) fail(fmt::format("dataset '{}': {} values for shape of {}", name,
                                          data.size(), n));
   Handle space = simple_space(dims);
+  Handle dcpl = untimed(H5P_DATASET_CREATE);
   Handle d(H5Dcreate2(parent, name.c_str(), native_type<T>(), space.id(), H5P_DEFAULT,
-                      H5P_DEFAULT, H5P_DEFAULT),
+                      dcpl.id(), H5P_DEFAULT),
            H5Dclose);
   if (!d || H5Dwrite(d.id(), native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
     fail(fmt::format("cannot write dataset '{}' in {}", name, object_name(parent)));

@@ -20,10 +20,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+fs::path folder_of(const fs::path& target) {
+  return target.has_parent_path() ? target.parent_path() : fs::path(".");
+}
+
 fs::path hidden_beside(const fs::path& target, std::string_view kind) {
   static std::atomic<int> serial{0};
-  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  return folder / fmt::format(".{}.{}-{}-{}", target.filename().string(), kind, ::getpid(),
+  return folder_of(target) / fmt::format(".{}.{}-{}-{}", target.filename().string(), kind, ::getpid(),
                               serial.fetch_add(1));
 }
 
@@ -56,15 +59,26 @@ void write_new_file(const fs::path& path, const fs::path& target, std::string_vi
   if (::close(fd) != 0) fail_write(target, errno);
 }
 
-void sync_folder(const fs::path& target) {
-  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+}  // namespace
+
+void sync_directory(const fs::path& folder) {
   const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;  // durability only; the renames have happened
-  ::fsync(fd);
+  if (fd < 0)
+    throw RunError(fmt::format("cannot open the folder '{}': {}", folder.string(),
+                               std::strerror(errno)));
+  const int rc = ::fsync(fd);
+  const int error = errno;
   ::close(fd);
+  // Some filesystems do not sync folders (EINVAL); their renames are as durable as they get.
+  if (rc != 0 && error != EINVAL)
+    throw RunError(fmt::format("cannot sync the folder '{}': {}", folder.string(),
+                               std::strerror(error)));
 }
 
-}  // namespace
+bool is_output_leftover(const std::string& name) {
+  return name.size() > 1 && name.front() == '.' &&
+         (name.find(".tmp-") != std::string::npos || name.find(".old-") != std::string::npos);
+}
 
 OutputSet::~OutputSet() {
   std::error_code ec;
@@ -131,7 +145,7 @@ void OutputSet::commit() {
   for (Entry& e : entries_) {
     if (e.backed_up) fs::remove(e.backup, ec);
     e.backed_up = false;
-    sync_folder(e.target);
+    sync_directory(folder_of(e.target));
   }
 }
 

@@ -66,13 +66,20 @@ std::vector<ParamField<J>> make_fields() {
                                "all (the default): there is no CUDA force engine yet, the sim "
                                "runs on the CPU and would use no device");
       };
-  f.push_back(text_field("out", "run file: snapshots, checkpoints and parameters", &J::out));
+  f.push_back(text_field("out", "the run's folder: parameters, snapshots and checkpoints",
+                         &J::out));
   f.push_back(flag_field("resume", "continue the run stored in --out from its last checkpoint",
                          &J::resume));
   f.push_back(integer_field("stop-after",
                             "stop after this many steps, with a checkpoint (--resume goes on; "
                             "default: run to t-end)",
                             &J::stop_after, 1, std::numeric_limits<std::int64_t>::max()));
+  f.push_back(real_field("max-drift",
+                         "warn (and record in the run) when the relative energy drift passes "
+                         "this; 0: never",
+                         &J::max_drift, RealRule::NonNegative));
+  f.push_back(flag_field("stop-on-drift", "stop, after a checkpoint, when --max-drift is passed",
+                         &J::stop_on_drift));
   return f;
 }
 

@@ -76,11 +76,17 @@ std::int64_t planned_steps(SimClock c, const Schedule& s) {
   return n;
 }
 
+std::string drift_text(const DriftWarning& w, double limit) {
+  return fmt::format("the relative energy drift reached {:.3g} at step {} (t = {}), past "
+                     "--max-drift {:g}: the results may be wrong (a smaller --dt?)",
+                     w.drift, w.step, w.time, limit);
+}
+
 }  // namespace
 
 template <class Real>
-SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& initial,
-                    std::int64_t next_snapshot, const SimCadence& cadence,
+SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& initial,
+                    std::int64_t next_snapshot, const SimCadence& cadence, DriftWarning warning,
                     const SimObserver& observer) {
   const Schedule schedule{cadence.t_end, cadence.every_time,
                           1e-12 * std::max(std::abs(cadence.t_end), sim.clock().dt)};
@@ -88,16 +94,26 @@ SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& ini
   const std::int64_t start_steps = sim.clock().steps;
   const auto t0 = std::chrono::steady_clock::now();
 
+  const RunSettings settings{cadence.t_end, cadence.every, cadence.every_time,
+                             cadence.checkpoint_every};
+  bool drift_passed = false;  // at this step
+  // The drift is measured where the diagnostics are: at snapshots.
   auto snapshot = [&]() {
     const Diagnostics now = sim.diagnostics();
     const Drift drift = drift_since(initial, now);
-    file.write_snapshot(next_snapshot, sim.particles(), sim.clock(), now, drift);
+    if (!warning.raised() && cadence.max_drift > 0 && drift.energy > cadence.max_drift) {
+      warning = DriftWarning{now.time, sim.clock().steps, drift.energy};
+      drift_passed = true;
+      if (observer.warning) observer.warning(drift_text(warning, cadence.max_drift));
+    }
+    store.write_snapshot(next_snapshot, sim.particles(), sim.clock(), now, drift, cadence.t_end,
+                         warning);
     if (observer.snapshot) observer.snapshot(next_snapshot, now, drift);
     ++next_snapshot;
   };
   auto checkpoint = [&]() {
-    file.write_checkpoint(
-        Checkpoint<Real>{sim.particles(), sim.clock(), sim.stepper_state(), next_snapshot});
+    store.write_checkpoint(Checkpoint<Real>{sim.particles(), sim.clock(), sim.stepper_state(),
+                                            next_snapshot, settings, warning});
   };
 
   SimOutcome outcome;
@@ -115,17 +131,27 @@ SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& ini
     rejected = 0;
     if (auto bad = sim.first_nonfinite()) {
       std::string last = "none";
-      const auto kept = file.snapshots();
-      if (!kept.empty()) last = "/snapshots/" + snapshot_name(kept.back());
+      const auto kept = store.snapshots();
+      if (!kept.empty()) last = snapshot_path(store.folder(), kept.back()).string();
       throw RunError(fmt::format("{}; stopped, the last good snapshot is {}",
                                  where_nonfinite(*bad, sim.clock()), last));
     }
     const std::int64_t s = sim.clock().steps;
     ++outcome.steps;
     const bool at_end = schedule.finished(sim.clock());
+    drift_passed = false;
     if ((cadence.every > 0 && s % cadence.every == 0) || move.lands || at_end) snapshot();
-    const bool stopping = cadence.stop_after > 0 && outcome.steps >= cadence.stop_after && !at_end;
+    const int signal = observer.stop_signal ? observer.stop_signal() : 0;
+    const bool stop_on_drift = drift_passed && cadence.stop_on_drift;
+    const bool stopping =
+        !at_end && ((cadence.stop_after > 0 && outcome.steps >= cadence.stop_after) ||
+                    signal != 0 || stop_on_drift);
     if (s % cadence.checkpoint_every == 0 || at_end || stopping) checkpoint();
+    if (stop_on_drift && !at_end)
+      throw RunError(fmt::format("stopped by --stop-on-drift at step {} (t = {}) after a "
+                                 "checkpoint: the relative energy drift reached {:.3g}, past "
+                                 "--max-drift {:g} (--resume continues)",
+                                 warning.step, warning.time, warning.drift, cadence.max_drift));
     if (observer.progress) {
       SimProgress p;
       p.steps_done = s - start_steps;
@@ -137,19 +163,23 @@ SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& ini
     }
     if (stopping) {
       outcome.stopped_early = true;
+      outcome.signal = signal;
       break;
     }
   }
   outcome.time = sim.clock().time();
-  outcome.snapshots = static_cast<std::int64_t>(file.snapshots().size());
+  outcome.snapshots = static_cast<std::int64_t>(store.snapshots().size());
+  outcome.drift_warning = warning.raised();
   return outcome;
 }
 
-template SimOutcome run_loop<float>(Simulation<float>&, RunFile&, const Diagnostics&, std::int64_t,
-                                    const SimCadence&, const SimObserver&);
-template SimOutcome run_loop<double>(Simulation<double>&, RunFile&, const Diagnostics&,
-                                     std::int64_t, const SimCadence&, const SimObserver&);
-template SimOutcome run_loop<float128>(Simulation<float128>&, RunFile&, const Diagnostics&,
-                                       std::int64_t, const SimCadence&, const SimObserver&);
+#define ORRERY_RUN_LOOP(Real)                                                              \
+  template SimOutcome run_loop<Real>(Simulation<Real>&, RunStore&, const Diagnostics&,     \
+                                     std::int64_t, const SimCadence&, DriftWarning,        \
+                                     const SimObserver&);
+ORRERY_RUN_LOOP(float)
+ORRERY_RUN_LOOP(double)
+ORRERY_RUN_LOOP(float128)
+#undef ORRERY_RUN_LOOP
 
 }  // namespace orrery

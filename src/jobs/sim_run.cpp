@@ -17,7 +17,7 @@
 #include "orrery/io/output_path.hpp"
 #include "orrery/io/param_attributes.hpp"
 #include "orrery/io/particle_file.hpp"
-#include "orrery/io/run_file.hpp"
+#include "orrery/io/run_store.hpp"
 #include "orrery/jobs/compute_fields.hpp"
 #include "orrery/jobs/memory_estimate.hpp"
 #include "orrery/jobs/run_limits.hpp"
@@ -35,12 +35,13 @@ const char* const kAutoNote = "there is no CUDA force engine yet; computed on th
 
 struct Plan {
   InitialConditions ic;  // for a new run
+  double start_time = 0;  // where a new run's clock starts (a snapshot's time, else 0)
   double dt = 0, t_end = 0;
   std::int64_t every = 0, checkpoint_every = 0;
 };
 
-// Root attributes of the run file: the job's stored parameters, the scene's parameters, and
-// what the numbers mean.
+// Root attributes of run.h5: the job's stored parameters, the scene's parameters, and what the
+// numbers mean.
 void describe_run(hid_t root, const SimJob& job, const Plan& plan) {
   SimJob stored = job;
   stored.dt = plan.dt;
@@ -52,6 +53,8 @@ void describe_run(hid_t root, const SimJob& job, const Plan& plan) {
       write_param_attribute(root, f.name, f.get(stored));
   for (const auto& [name, value] : plan.ic.parameters)
     write_param_attribute(root, "scene." + name, value);
+  h5::write_attribute(root, "every-time", job.every_time);
+  h5::write_attribute(root, "start_time", plan.start_time);
   h5::write_attribute(root, "G", plan.ic.g);
   h5::write_attribute(root, "softening", plan.ic.softening);
   h5::write_attribute(root, "units", plan.ic.units);
@@ -65,6 +68,10 @@ void describe_run(hid_t root, const SimJob& job, const Plan& plan) {
   h5::write_attribute(root, "git_hash", git_hash());
 }
 
+SimCadence cadence_of(const SimJob& job, const RunSettings& s) {
+  return SimCadence{s.t_end,        s.every,        s.every_time,     s.checkpoint_every,
+                    job.stop_after, job.max_drift, job.stop_on_drift};
+}
 
 template <class Real>
 SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& observer) {
@@ -78,56 +85,70 @@ SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& o
   eo.threads = static_cast<int>(job.threads);
   eo.cpu_kernel = job.cpu_kernel;
   SimClock clock;
+  clock.t = plan.start_time;
   clock.dt = plan.dt;
   Simulation<Real> sim(convert_particles<Real>(plan.ic.particles), make_force_engine<Real>(job.engine, eo),
                        make_array_stepper<Real>(job.integrator), clock);
   const Diagnostics initial = sim.diagnostics();
-  RunFile::create(job.out, [&](hid_t root) {
-    describe_run(root, job, plan);
-    h5::write_attribute(root, "every-time", job.every_time);
-  }, initial);
-  RunFile file(job.out);
-  file.write_snapshot(0, sim.particles(), sim.clock(), initial, Drift{});
+  const RunSettings settings{plan.t_end, plan.every, job.every_time, plan.checkpoint_every};
+  // Made in a hidden folder, which appears under its name only with all three files in it.
+  RunStore store = RunStore::create(job.out);
+  store.write_description([&](hid_t root) { describe_run(root, job, plan); }, initial);
+  store.write_snapshot(0, sim.particles(), sim.clock(), initial, Drift{}, plan.t_end, {});
+  store.write_checkpoint(
+      Checkpoint<Real>{sim.particles(), sim.clock(), sim.stepper_state(), 1, settings, {}});
+  store.publish();
   if (observer.snapshot) observer.snapshot(0, initial, Drift{});
-  file.write_checkpoint(Checkpoint<Real>{sim.particles(), sim.clock(), sim.stepper_state(), 1});
-  const SimCadence cadence{plan.t_end, plan.every, job.every_time, plan.checkpoint_every,
-                           job.stop_after};
-  return run_loop(sim, file, initial, 1, cadence, observer);
+  return run_loop(sim, store, initial, 1, cadence_of(job, settings), {}, observer);
 }
 
+// `job` is the run's stored job with what this invocation gave (t-end, cadence, threads, ...).
 template <class Real>
-SimOutcome resume(const SimJob& job, RunFile& file, const Plan& plan, const SimObserver& observer) {
-  auto checkpoint = file.read_checkpoint<Real>();
-  if (!checkpoint)
-    throw InputError(fmt::format("--resume: '{}' holds no complete checkpoint", job.out));
-  if (!(plan.t_end > checkpoint->clock.time()))
-    throw ParameterError("--t-end", fmt::format("{}", plan.t_end),
-                         fmt::format("a time after the checkpoint's t = {}",
-                                     checkpoint->clock.time()));
+SimOutcome resume(const SimJob& job, RunStore& store, const SimObserver& observer) {
+  std::vector<std::string> notes;
+  Checkpoint<Real> checkpoint = store.read_checkpoint<Real>(notes);
+  for (const auto& note : notes)
+    if (observer.warning) observer.warning(note);
+  const double now = checkpoint.clock.time();
+  RunSettings s = checkpoint.settings;
+  const bool new_end = !std::isnan(job.t_end) && job.t_end != s.t_end;
+  if (new_end) s.t_end = job.t_end;
+  if (!(s.t_end > now)) {
+    if (new_end)
+      throw ParameterError("--t-end", fmt::format("{}", s.t_end),
+                           fmt::format("a time after the checkpoint's t = {}", now));
+    SimOutcome done;  // the run has reached its end already: nothing to do
+    done.time = now;
+    done.snapshots = static_cast<std::int64_t>(store.snapshots().size());
+    done.drift_warning = checkpoint.drift_warning.raised();
+    return done;
+  }
   // The output cadence kept unless given again: a new --every-time or --every replaces the other.
-  const double stored_every_time = h5::has_attribute(file.root(), "every-time")
-                                       ? h5::read_attribute(file.root(), "every-time").reals.at(0)
-                                       : 0.0;
-  const double every_time = job.every_time > 0 ? job.every_time
-                            : job.every > 0    ? 0.0
-                                               : stored_every_time;
-  const std::int64_t every = every_time > 0 ? 0 : plan.every;
-  file.remove_snapshots_from(checkpoint->next_snapshot);
-  h5::write_attribute(file.root(), "t-end", plan.t_end);
-  h5::write_attribute(file.root(), "every", every);
-  h5::write_attribute(file.root(), "every-time", every_time);
-  h5::write_attribute(file.root(), "checkpoint-every", plan.checkpoint_every);
+  if (job.every_time > 0) {
+    s.every_time = job.every_time;
+    s.every = 0;
+  } else if (job.every > 0) {
+    s.every_time = 0;
+    s.every = job.every;
+  }
+  if (job.checkpoint_every > 0) s.checkpoint_every = job.checkpoint_every;
+  // A new end or cadence is held to the limits of a new run before anything in the run changes.
+  check_run_limits(job, std::ssize(checkpoint.particles.mass), now, checkpoint.clock.dt, s.t_end,
+                   s.every_time > 0 ? 0 : s.every);
+  store.remove_snapshots_from(checkpoint.next_snapshot);
   EngineOptions eo;
-  eo.g = h5::read_attribute(file.root(), "G").reals.at(0);
-  eo.softening = h5::read_attribute(file.root(), "softening").reals.at(0);
+  {
+    h5::Handle description = store.description();
+    eo.g = h5::read_attribute(description.id(), "G").reals.at(0);
+    eo.softening = h5::read_attribute(description.id(), "softening").reals.at(0);
+  }
   eo.threads = static_cast<int>(job.threads);
   eo.cpu_kernel = job.cpu_kernel;
-  Simulation<Real> sim(std::move(checkpoint->particles), make_force_engine<Real>(job.engine, eo),
-                       make_array_stepper<Real>(job.integrator), checkpoint->clock);
-  sim.load_stepper_state(checkpoint->stepper);
-  const SimCadence cadence{plan.t_end, every, every_time, plan.checkpoint_every, job.stop_after};
-  return run_loop(sim, file, file.initial_diagnostics(), checkpoint->next_snapshot, cadence,
-                  observer);
+  Simulation<Real> sim(std::move(checkpoint.particles), make_force_engine<Real>(job.engine, eo),
+                       make_array_stepper<Real>(job.integrator), checkpoint.clock);
+  sim.load_stepper_state(checkpoint.stepper);
+  return run_loop(sim, store, store.initial_diagnostics(), checkpoint.next_snapshot,
+                  cadence_of(job, s), checkpoint.drift_warning, observer);
 }
 
 template <class F>
@@ -155,19 +176,19 @@ void check_run_choices(const SimJob& job) {
   }
 }
 
-// A run file records the CPU kernel variant it was computed with, and this CPU must run that
+// A run records the CPU kernel variant it was computed with, and this CPU must run that
 // variant: another would not continue the run bit for bit.
-void check_recorded_cpu_kernel(const RunFile& file) {
-  if (!h5::has_attribute(file.root(), "cpu-kernel"))
+void check_recorded_cpu_kernel(hid_t root, const std::string& run) {
+  if (!h5::has_attribute(root, "cpu-kernel"))
     throw InputError(fmt::format("--resume: '{}' does not record its CPU kernel variant, so it "
                                  "cannot be continued bit for bit",
-                                 file.path().string()));
-  const std::string kernel = h5::read_attribute(file.root(), "cpu-kernel").text;
+                                 run));
+  const std::string kernel = h5::read_attribute(root, "cpu-kernel").text;
   if (!cpu_runs_kernel(kernel))
     throw InputError(fmt::format("--resume: '{}' was computed with the '{}' CPU kernel, which "
                                  "this CPU cannot run (it runs: {}); another variant would not "
                                  "continue it bit for bit",
-                                 file.path().string(), kernel,
+                                 run, kernel,
                                  fmt::join(supported_cpu_kernel_names(), ", ")));
 }
 
@@ -198,6 +219,8 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
     throw ParameterError("--dt", fmt::format("{}", job.dt), "a finite number > 0");
   if (std::isinf(job.t_end))
     throw ParameterError("--t-end", fmt::format("{}", job.t_end), "a finite time");
+  if (!(job.max_drift >= 0) || std::isinf(job.max_drift))
+    throw ParameterError("--max-drift", fmt::format("{}", job.max_drift), "a finite number >= 0");
   if (job.every < 0 || job.checkpoint_every < 0 || job.threads < 0 || job.stop_after < 0)
     throw ParameterError("--every/--checkpoint-every/--threads/--stop-after", "a negative count",
                          "counts >= 1");
@@ -205,82 +228,77 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
   Plan plan;
 
   if (job.resume) {
-    std::error_code ec;
-    if (!std::filesystem::exists(job.out, ec))
-      throw ParameterError("--out", job.out, "an existing run file to --resume");
-    RunFile file(job.out);
-    const std::string format = h5::has_attribute(file.root(), "format")
-                                   ? h5::read_attribute(file.root(), "format").text
-                                   : "";
-    if (format != "orrery run")
-      throw InputError(fmt::format("--resume: '{}' is not an orrery run file", job.out));
-    const std::string made_by = h5::read_attribute(file.root(), "orrery_version").text;
-    if (made_by != version())
-      throw InputError(fmt::format("--resume: '{}' was written by orrery {}; this is orrery {}, "
-                                   "whose checkpoints may not continue it bit for bit",
-                                   job.out, made_by, version()));
-    check_recorded_cpu_kernel(file);
-    // The run's own parameters; any the user gave again must agree.
+    // The lock first: what is read below must not change under this run.
+    RunStore store = RunStore::open(job.out);
     SimJob stored = job;
-    for (const auto& f : sim_job_fields()) {
-      if (!is_stored_sim_field(f.name)) continue;
-      const ParamValue in_file = read_param_attribute(file.root(), f);
-      const bool given_now = std::find(job.given.begin(), job.given.end(), f.name) != job.given.end();
-      if (given_now && f.get(job) != in_file)
-        throw ParameterError("--" + f.name, format_param_value(f.get(job)),
-                             fmt::format("the run's own {} ({}), or nothing: --resume continues "
-                                         "the run as it was made",
-                                         f.name, format_param_value(in_file)));
-      f.set(stored, in_file);
+    {
+      h5::Handle description = store.description();
+      const hid_t root = description.id();
+      const std::string format =
+          h5::has_attribute(root, "format") ? h5::read_attribute(root, "format").text : "";
+      if (format != "orrery run")
+        throw InputError(fmt::format("--resume: '{}' is not an orrery run", job.out));
+      const std::string made_by = h5::read_attribute(root, "orrery_version").text;
+      if (made_by != version())
+        throw InputError(fmt::format("--resume: '{}' was written by orrery {}; this is orrery "
+                                     "{}, whose checkpoints may not continue it bit for bit",
+                                     job.out, made_by, version()));
+      check_recorded_cpu_kernel(root, job.out);
+      // The run's own parameters; any the user gave again must agree.
+      for (const auto& f : sim_job_fields()) {
+        if (!is_stored_sim_field(f.name)) continue;
+        const ParamValue in_file = read_param_attribute(root, f);
+        const bool given_now =
+            std::find(job.given.begin(), job.given.end(), f.name) != job.given.end();
+        if (given_now && f.get(job) != in_file)
+          throw ParameterError("--" + f.name, format_param_value(f.get(job)),
+                               fmt::format("the run's own {} ({}), or nothing: --resume "
+                                           "continues the run as it was made",
+                                           f.name, format_param_value(in_file)));
+        f.set(stored, in_file);
+      }
+      check_resumed_scene_settings(root, job);
     }
-    if (!job.scene_settings.empty())
-      throw ParameterError("--" + job.scene_settings.front().first,
-                           format_param_value(job.scene_settings.front().second),
-                           "no scene parameter with --resume (the run's are in its file)");
-    plan.dt = stored.dt;
-    plan.t_end = std::isnan(job.t_end) ? h5::read_attribute(file.root(), "t-end").reals.at(0)
-                                       : job.t_end;
-    plan.every = job.every > 0 ? job.every : h5::read_attribute(file.root(), "every").integer;
-    plan.checkpoint_every = job.checkpoint_every > 0
-                                ? job.checkpoint_every
-                                : h5::read_attribute(file.root(), "checkpoint-every").integer;
     return described(dispatch(stored.precision,
                               [&](auto real) {
-                                return resume<decltype(real)>(stored, file, plan, observer);
+                                return resume<decltype(real)>(stored, store, observer);
                               }),
                      stored);
   }
 
-  // A new run: initial conditions, then every check, then the file.
+  // A new run: initial conditions, then every check, then the run.
   if (job.scene.empty() == job.input.empty())
     throw ParameterError("--scene/--input", job.scene.empty() ? "neither" : "both",
                          "exactly one of --scene NAME and --input FILE");
-  if (!job.input.empty() && !job.scene_settings.empty())
-    throw ParameterError("--" + job.scene_settings.front().first,
-                         format_param_value(job.scene_settings.front().second),
-                         "no scene parameter with --input (the file holds the particles)");
-  check_sim_memory(job);
-  plan.ic = job.input.empty() ? make_scene(job.scene, job.scene_settings)
-                              : read_particle_file(job.input);
+  check_sim_memory(job);  // before a scene allocates its particles
+  if (job.input.empty()) {
+    plan.ic = make_scene(job.scene, job.scene_settings);
+    plan.dt = job.dt > 0 ? job.dt : plan.ic.dt;
+    plan.t_end = std::isnan(job.t_end) ? plan.ic.t_end : job.t_end;
+  } else {
+    SimInput in = read_sim_input(job);
+    plan.ic = std::move(in.ic);
+    plan.start_time = in.start_time;
+    plan.dt = job.dt > 0 ? job.dt : in.dt;
+    plan.t_end = std::isnan(job.t_end) ? in.t_end : job.t_end;
+  }
   check_no_coinciding_particles(plan.ic.particles, plan.ic.softening, job.precision,
                                 job.input.empty() ? "scene " + job.scene : "'" + job.input + "'");
-  plan.dt = job.dt > 0 ? job.dt : plan.ic.dt;
-  plan.t_end = std::isnan(job.t_end) ? plan.ic.t_end : job.t_end;
   if (!(plan.dt > 0))  // job.dt is 0 (not given) or was refused above
     throw InputError(fmt::format("--dt: none given, and {}; give --dt",
                                  no_time_scale_reason(plan.ic.particles, plan.ic.g)));
-  if (!(plan.t_end > 0))
+  if (!(plan.t_end > plan.start_time))
     throw ParameterError("--t-end", fmt::format("{}", plan.t_end),
-                         "a time after the start, t = 0");
-  plan.every = job.every > 0 ? job.every : default_every(plan.t_end, plan.dt);
+                         fmt::format("a time after the start, t = {}", plan.start_time));
+  plan.every = job.every > 0 ? job.every : default_every(plan.t_end - plan.start_time, plan.dt);
   plan.checkpoint_every = job.checkpoint_every > 0 ? job.checkpoint_every : plan.every;
-  check_run_limits(job, std::ssize(plan.ic.particles.mass), 0.0, plan.dt, plan.t_end,
+  check_run_limits(job, std::ssize(plan.ic.particles.mass), plan.start_time, plan.dt, plan.t_end,
                    job.every_time > 0 ? 0 : plan.every);
-  check_output_path("--out", job.out);
   std::error_code ec;
   if (std::filesystem::exists(job.out, ec))
     throw ParameterError("--out", job.out,
-                         "a file that does not exist yet (add --resume to continue it)");
+                         "a name that does not exist yet (add --resume to continue the run)");
+  check_output_path("--out", job.out);
   find_integrator(job.integrator);
   // The variant used is the one recorded: "" becomes the widest this CPU runs.
   SimJob resolved = job;

@@ -6,14 +6,14 @@
 #include <cstdint>
 #include <string>
 
-#include "orrery/io/run_file.hpp"
+#include "orrery/io/run_store.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/nbody/simulation.hpp"
 
 namespace orrery {
 
-// Settings stored in the run file that a resumed run keeps unless given again (t-end, every,
-// checkpoint-every).
+// Settings recorded in run.h5 as the run was made (t-end, every, checkpoint-every); a resumed
+// run keeps its checkpoint's unless given again.
 bool is_resumed_sim_setting(const std::string& name);
 
 // When a run ends and writes: snapshots every `every` steps and/or at the multiples of
@@ -26,13 +26,30 @@ struct SimCadence {
   double every_time = 0.0;       // 0: no snapshots by time
   std::int64_t checkpoint_every = 1;
   std::int64_t stop_after = 0;
+  double max_drift = 0.0;      // warn when the relative energy drift passes it; 0: never
+  bool stop_on_drift = false;  // and stop, after a checkpoint
 };
 
-// Steps `sim` to cadence.t_end, writing snapshots and checkpoints as `cadence` says.
-// Instantiated for float, double and float128.
+// A new run's initial conditions from --input: a particle file, a run's snapshot (which goes on
+// from its time with its run's dt and end time) or a run (its newest snapshot); --softening may
+// replace the file's softening. dt and t_end are the snapshot's or the file's estimates.
+struct SimInput {
+  InitialConditions ic;
+  double start_time = 0.0;
+  double dt = 0.0;
+  double t_end = 0.0;
+};
+SimInput read_sim_input(const SimJob& job);
+
+// With --resume, each scene parameter given must equal the run's own (ParameterError naming it).
+void check_resumed_scene_settings(hid_t root, const SimJob& job);
+
+// Steps `sim` to cadence.t_end, writing snapshots and checkpoints as `cadence` says, and stops
+// early, after a checkpoint, when observer.stop_signal says so. `warning` is the energy drift
+// warning raised before (none for a new run). Instantiated for float, double and float128.
 template <class Real>
-SimOutcome run_loop(Simulation<Real>& sim, RunFile& file, const Diagnostics& initial,
-                    std::int64_t next_snapshot, const SimCadence& cadence,
+SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& initial,
+                    std::int64_t next_snapshot, const SimCadence& cadence, DriftWarning warning,
                     const SimObserver& observer);
 
 }  // namespace orrery

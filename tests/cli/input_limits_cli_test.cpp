@@ -9,6 +9,7 @@
 
 #include "orrery/io/hdf5_file.hpp"
 #include "run_cli.hpp"
+#include "spawn_cli.hpp"
 
 namespace orrery {
 namespace {
@@ -49,6 +50,14 @@ TEST(InputLimitsCli, StepCountsThatOverflowOrNeverEndAreRefused) {
     expect_refused(run_limited("unlimited", args, dir.path()), names);
     EXPECT_FALSE(std::filesystem::exists(dir / "run.h5"));
   }
+  // A resumed run is held to the same limits, before anything in it changes.
+  ASSERT_EQ(run_limited("unlimited", "sim --scene kepler --t-end 1 --out run --quiet", dir.path())
+                .status,
+            0);
+  const auto before = test::run_outputs(dir / "run");
+  expect_refused(run_limited("unlimited", "sim --resume --out run --t-end 1e300", dir.path()),
+                 "reaches t-end = 1e+300 from t = 1 in at most 1e+10 steps");
+  EXPECT_TRUE(test::run_outputs(dir / "run") == before);
 }
 
 TEST(InputLimitsCli, MemoryBeyondTheLimitIsRefusedWithBothFigures) {
@@ -116,17 +125,18 @@ TEST(InputLimitsCli, AByteOrderMarkIsNotPartOfTheFirstName) {
 TEST(InputLimitsCli, ATruncatedOrBusyRunFileSaysWhich) {
   test::TempDir dir;
   ASSERT_EQ(run_cli({"sim", "--scene", "kepler", "--t-end", "1", "--every", "1000", "--out",
-                     "run.h5", "--quiet"},
+                     "run", "--quiet"},
                     dir.path())
                 .status,
             0);
-  std::filesystem::copy_file(dir / "run.h5", dir / "cut.h5");
-  std::filesystem::resize_file(dir / "cut.h5", std::filesystem::file_size(dir / "cut.h5") / 2);
-  expect_refused(run_cli({"sim", "--resume", "--out", "cut.h5", "--t-end", "2"}, dir.path()),
-                 "'cut.h5' is truncated");
-  const h5::Handle held = h5::open_file_rw((dir / "run.h5").string());
-  expect_refused(run_cli({"sim", "--resume", "--out", "run.h5", "--t-end", "2"}, dir.path()),
-                 "'run.h5' is in use");
+  std::filesystem::copy(dir / "run", dir / "cut");
+  const auto description = dir / "cut" / "run.h5";
+  std::filesystem::resize_file(description, std::filesystem::file_size(description) / 2);
+  expect_refused(run_cli({"sim", "--resume", "--out", "cut", "--t-end", "2"}, dir.path()),
+                 "run.h5' is truncated");
+  const h5::Handle held = h5::open_file_rw((dir / "run" / "run.h5").string());
+  expect_refused(run_cli({"sim", "--resume", "--out", "run", "--t-end", "2"}, dir.path()),
+                 "run.h5' is in use");
 }
 
 TEST(InputLimitsCli, HelpSaysWhatIsAcceptedAndBothFacesAgree) {
@@ -141,7 +151,7 @@ TEST(InputLimitsCli, HelpSaysWhatIsAcceptedAndBothFacesAgree) {
   const auto map = run_cli({"map", "--help"}, dir.path());
   EXPECT_NE(map.out.find("--overwrite"), std::string::npos) << map.out;
 
-  expect_refused(run_cli({"sim", "--scene", "kepler", "--devices", "7", "--out", "r.h5"},
+  expect_refused(run_cli({"sim", "--scene", "kepler", "--devices", "7", "--out", "r"},
                          dir.path()),
                  "--devices: 7 is not accepted (expected all (the default): there is no CUDA "
                  "force engine yet");

@@ -62,8 +62,9 @@ TEST(OutputSafetyCli, SimRefusesDevicesAndItsInputAsOutput) {
   test::TempDir dir;
   const std::string particles = "m,x,y,z,vx,vy,vz\n1,0,0,0,0,0.5,0\n1,1,0,0,0,-0.5,0\n";
   test::write_text(dir / "p.csv", particles);
+  // A run is a new folder: anything that exists already, a device included, is refused.
   expect_one_line_naming(run_cli({"sim", "--scene", "kepler", "--out", "/dev/null"}, dir.path()),
-                         2, "--out: /dev/null is not accepted (expected a regular file");
+                         2, "--out: /dev/null is not accepted (expected a name that does not exist");
   for (const char* out : {"p.csv", "./p.csv"}) {
     expect_one_line_naming(run_cli({"sim", "--input", "p.csv", "--out", out, "--resume"},
                                    dir.path()),

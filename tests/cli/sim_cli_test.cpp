@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "orrery/io/run_file.hpp"
+#include "orrery/io/run_store.hpp"
 #include "run_cli.hpp"
 
 namespace orrery {
@@ -15,34 +15,34 @@ using test::run_cli;
 TEST(SimCli, RunsAScenePrintsTheTableAndResumes) {
   test::TempDir dir;
   const auto r = run_cli({"sim", "--scene", "kepler", "--eccentricity", "0.3", "--dt", "0.01",
-                          "--t-end", "2", "--every", "50", "--out", "run.h5"},
+                          "--t-end", "2", "--every", "50", "--out", "run"},
                          dir.path());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("drift E"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("200 steps to t = 2"), std::string::npos) << r.out;
-  const auto more = run_cli({"sim", "--resume", "--out", "run.h5", "--t-end", "3", "--quiet"},
+  const auto more = run_cli({"sim", "--resume", "--out", "run", "--t-end", "3", "--quiet"},
                             dir.path());
   ASSERT_EQ(more.status, 0) << more.err;
   EXPECT_EQ(more.out, "");
-  RunFile f(dir / "run.h5");
-  EXPECT_EQ(f.snapshots().size(), 7u);  // 0, 50, ..., 200 and 250, 300
-  // --backend auto (the default) runs on the CPU, and the run file says so.
-  EXPECT_EQ(h5::read_attribute(f.root(), "backend").text, "cpu");
-  EXPECT_NE(h5::read_attribute(f.root(), "backend_note").text.find("no CUDA force engine"),
+  EXPECT_EQ(run_snapshots(dir / "run").size(), 7u);  // 0, 50, ..., 200 and 250, 300
+  // --backend auto (the default) runs on the CPU, and the run says so.
+  h5::Handle f = h5::open_file(run_description_path(dir / "run").string());
+  EXPECT_EQ(h5::read_attribute(f.id(), "backend").text, "cpu");
+  EXPECT_NE(h5::read_attribute(f.id(), "backend_note").text.find("no CUDA force engine"),
             std::string::npos);
 }
 
 TEST(SimCli, ResumeKeepsTheRecordedCpuKernel) {
   test::TempDir dir;
   const auto r = run_cli({"sim", "--scene", "kepler", "--t-end", "1", "--cpu-kernel", "generic",
-                          "--out", "run.h5"},
+                          "--out", "run"},
                          dir.path());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("on cpu (generic kernel)"), std::string::npos) << r.out;
-  const auto more = run_cli({"sim", "--resume", "--out", "run.h5", "--t-end", "2"}, dir.path());
+  const auto more = run_cli({"sim", "--resume", "--out", "run", "--t-end", "2"}, dir.path());
   ASSERT_EQ(more.status, 0) << more.err;
   EXPECT_NE(more.out.find("on cpu (generic kernel)"), std::string::npos) << more.out;
-  const auto other = run_cli({"sim", "--resume", "--out", "run.h5", "--t-end", "3",
+  const auto other = run_cli({"sim", "--resume", "--out", "run", "--t-end", "3",
                               "--cpu-kernel", "avx2"},
                              dir.path());
   EXPECT_EQ(other.status, 2);
@@ -97,11 +97,11 @@ TEST(SimCli, RefusesBadInputWithoutTouchingFiles) {
 
 TEST(SimCli, ResumeRefusesAnotherScene) {
   test::TempDir dir;
-  ASSERT_EQ(run_cli({"sim", "--scene", "kepler", "--t-end", "1", "--out", "run.h5", "--quiet"},
+  ASSERT_EQ(run_cli({"sim", "--scene", "kepler", "--t-end", "1", "--out", "run", "--quiet"},
                     dir.path())
                 .status,
             0);
-  const auto r = run_cli({"sim", "--resume", "--scene", "plummer", "--out", "run.h5", "--t-end",
+  const auto r = run_cli({"sim", "--resume", "--scene", "plummer", "--out", "run", "--t-end",
                           "2"},
                          dir.path());
   EXPECT_EQ(r.status, 2);
@@ -113,11 +113,11 @@ TEST(SimCli, ANonFiniteStateIsARunFailure) {
   // 1e-200 apart: r² underflows to 0 (bodies at one point are refused before the run).
   test::write_text(dir / "p.csv", "m,x,y,z,vx,vy,vz\n1,0,0,0,0,0,0\n1,1e-200,0,0,0,0,0\n");
   const auto r = run_cli({"sim", "--input", "p.csv", "--dt", "0.1", "--t-end", "1", "--out",
-                          "run.h5", "--quiet"},
+                          "run", "--quiet"},
                          dir.path());
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("non-finite at step 1"), std::string::npos) << r.err;
-  EXPECT_TRUE(std::filesystem::exists(dir / "run.h5"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "run"));
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "orrery/io/run_file.hpp"
+#include "orrery/io/run_store.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/nbody/diagnostics.hpp"
 #include "orrery/scenes/scene_registry.hpp"
@@ -48,9 +48,9 @@ TEST(SceneSoftening, ReachesTheForceEngineOfARun) {
     job.scene = name;
     job.scene_settings = settings;
     job.stop_after = 1;
-    job.out = (dir / "run.h5").string();
+    job.out = (dir / "run").string();
     run_simulation(job);
-    const double w = RunFile(dir / "run.h5").initial_diagnostics().energy_potential;
+    const double w = RunStore::open(dir / "run").initial_diagnostics().energy_potential;
 
     const double softened = pair_potential(plain.particles, plain.g, eps);
     const double bare = pair_potential(plain.particles, plain.g, 0.0);

@@ -11,7 +11,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/device/cpu/cpu_kernels.hpp"
 #include "orrery/io/hdf5_file.hpp"
-#include "orrery/io/run_file.hpp"
+#include "orrery/io/run_store.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "temp_dir.hpp"
 
@@ -52,12 +52,10 @@ SimJob resume_of(const std::filesystem::path& out) {
 }
 
 // Positions and velocities of every snapshot, as raw bytes.
-std::vector<std::uint8_t> state_bytes(const std::filesystem::path& path) {
+std::vector<std::uint8_t> state_bytes(const std::filesystem::path& run) {
   std::vector<std::uint8_t> all;
-  h5::Handle f = h5::open_file(path.string());
-  h5::Handle snaps = h5::open_group(f.id(), "snapshots");
-  for (const auto& name : h5::child_names(snaps.id())) {
-    h5::Handle g = h5::open_group(snaps.id(), name);
+  for (std::int64_t index : run_snapshots(run)) {
+    h5::Handle g = h5::open_file(snapshot_path(run, index).string());
     for (const char* d : {"position", "velocity"}) {
       const auto v = h5::read_dataset<double>(g.id(), d);
       const auto* bytes = reinterpret_cast<const std::uint8_t*>(v.data());
@@ -67,47 +65,47 @@ std::vector<std::uint8_t> state_bytes(const std::filesystem::path& path) {
   return all;
 }
 
-std::string recorded_kernel(const std::filesystem::path& path) {
-  h5::Handle f = h5::open_file(path.string());
+std::string recorded_kernel(const std::filesystem::path& run) {
+  h5::Handle f = h5::open_file(run_description_path(run).string());
   return h5::read_attribute(f.id(), "cpu-kernel").text;
 }
 
 TEST(SimKernelVariant, TheRunFileRecordsTheVariantUsed) {
   test::TempDir dir;
-  const SimOutcome widest = run_simulation(plummer_run(dir / "widest.h5", ""));
-  EXPECT_EQ(recorded_kernel(dir / "widest.h5"), supported_cpu_kernel_names().front());
+  const SimOutcome widest = run_simulation(plummer_run(dir / "widest", ""));
+  EXPECT_EQ(recorded_kernel(dir / "widest"), supported_cpu_kernel_names().front());
   EXPECT_EQ(widest.cpu_kernel, supported_cpu_kernel_names().front());
   EXPECT_EQ(widest.backend, "cpu");
-  const SimOutcome generic = run_simulation(plummer_run(dir / "generic.h5", "generic"));
-  EXPECT_EQ(recorded_kernel(dir / "generic.h5"), "generic");
+  const SimOutcome generic = run_simulation(plummer_run(dir / "generic", "generic"));
+  EXPECT_EQ(recorded_kernel(dir / "generic"), "generic");
   EXPECT_EQ(generic.cpu_kernel, "generic");
 }
 
 TEST(SimKernelVariant, ResumeUsesTheRecordedVariantBitForBit) {
   SKIP_UNLESS_AVX512_AND_AVX2();
   test::TempDir dir;
-  run_simulation(plummer_run(dir / "avx2.h5", "avx2"));
-  run_simulation(plummer_run(dir / "avx512.h5", "avx512"));
-  const auto avx2 = state_bytes(dir / "avx2.h5");
+  run_simulation(plummer_run(dir / "avx2", "avx2"));
+  run_simulation(plummer_run(dir / "avx512", "avx512"));
+  const auto avx2 = state_bytes(dir / "avx2");
   // Otherwise a resume on the widest variant would pass unnoticed.
-  ASSERT_NE(avx2, state_bytes(dir / "avx512.h5"))
+  ASSERT_NE(avx2, state_bytes(dir / "avx512"))
       << "avx2 and avx512 agree bit for bit on this run; the test needs a run where they differ";
 
-  SimJob first = plummer_run(dir / "split.h5", "avx2");
+  SimJob first = plummer_run(dir / "split", "avx2");
   first.stop_after = 23;
   ASSERT_TRUE(run_simulation(first).stopped_early);
-  const SimOutcome rest = run_simulation(resume_of(dir / "split.h5"));  // no cpu_kernel given
+  const SimOutcome rest = run_simulation(resume_of(dir / "split"));  // no cpu_kernel given
   EXPECT_EQ(rest.cpu_kernel, "avx2");
-  EXPECT_EQ(state_bytes(dir / "split.h5"), avx2);
+  EXPECT_EQ(state_bytes(dir / "split"), avx2);
 }
 
 TEST(SimKernelVariant, ResumeRefusesAnotherExplicitVariant) {
   SKIP_UNLESS_AVX512_AND_AVX2();
   test::TempDir dir;
-  SimJob first = plummer_run(dir / "run.h5", "avx2");
+  SimJob first = plummer_run(dir / "run", "avx2");
   first.stop_after = 5;
   run_simulation(first);
-  SimJob rest = resume_of(dir / "run.h5");
+  SimJob rest = resume_of(dir / "run");
   rest.cpu_kernel = "avx512";
   rest.given = {"cpu-kernel"};
   try {
@@ -123,15 +121,15 @@ TEST(SimKernelVariant, ResumeRefusesAnotherExplicitVariant) {
 
 TEST(SimKernelVariant, ResumeRefusesAVariantThisCpuCannotRun) {
   test::TempDir dir;
-  SimJob first = plummer_run(dir / "run.h5", "generic");
+  SimJob first = plummer_run(dir / "run", "generic");
   first.stop_after = 5;
   run_simulation(first);
   {  // As if the run had been made on a CPU with an instruction set this one lacks.
-    RunFile f(dir / "run.h5");
-    h5::write_attribute(f.root(), "cpu-kernel", std::string("avx1024"));
+    h5::Handle f = h5::open_file_rw(run_description_path(dir / "run").string());
+    h5::write_attribute(f.id(), "cpu-kernel", std::string("avx1024"));
   }
   try {
-    run_simulation(resume_of(dir / "run.h5"));
+    run_simulation(resume_of(dir / "run"));
     FAIL() << "resumed with a variant this CPU cannot run";
   } catch (const ParameterError& e) {
     FAIL() << "expected an InputError about the recorded variant, got: " << e.what();
@@ -148,8 +146,8 @@ TEST(SimKernelVariant, AnUnrunnableExplicitVariantIsRefusedBeforeTheFile) {
   for (const auto& k : compiled)
     if (std::find(runs.begin(), runs.end(), k) == runs.end()) missing = k;
   if (missing.empty()) GTEST_SKIP() << "this CPU runs every compiled variant";
-  EXPECT_THROW(run_simulation(plummer_run(dir / "run.h5", missing)), ParameterError);
-  EXPECT_FALSE(std::filesystem::exists(dir / "run.h5"));
+  EXPECT_THROW(run_simulation(plummer_run(dir / "run", missing)), ParameterError);
+  EXPECT_FALSE(std::filesystem::exists(dir / "run"));
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 #include "orrery/nbody/engines.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/io/hdf5_file.hpp"
-#include "orrery/io/run_file.hpp"
+#include "orrery/io/run_store.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "temp_dir.hpp"
 
@@ -34,13 +34,11 @@ SimJob small_plummer(const std::filesystem::path& out, const std::string& integr
   return job;
 }
 
-// Every dataset and attribute of every snapshot, as raw bytes.
-std::vector<std::vector<std::uint8_t>> snapshot_bytes(const std::filesystem::path& path) {
+// Every dataset and attribute of every snapshot of the run in `run`, as raw bytes.
+std::vector<std::vector<std::uint8_t>> snapshot_bytes(const std::filesystem::path& run) {
   std::vector<std::vector<std::uint8_t>> all;
-  h5::Handle f = h5::open_file(path.string());
-  h5::Handle snaps = h5::open_group(f.id(), "snapshots");
-  for (const auto& name : h5::child_names(snaps.id())) {
-    h5::Handle g = h5::open_group(snaps.id(), name);
+  for (std::int64_t index : run_snapshots(run)) {
+    h5::Handle g = h5::open_file(snapshot_path(run, index).string());
     for (const char* d : {"position", "velocity", "mass", "id"}) {
       auto v = h5::read_dataset<double>(g.id(), d);
       std::vector<std::uint8_t> b(v.size() * sizeof(double));
@@ -59,18 +57,18 @@ std::vector<std::vector<std::uint8_t>> snapshot_bytes(const std::filesystem::pat
 
 TEST(SimRun, WritesSnapshotsWithTheDocumentedLayoutAndLandsOnTEnd) {
   test::TempDir dir;
-  const auto job = small_plummer(dir / "run.h5", "leapfrog", Precision::fp64);
+  const auto job = small_plummer(dir / "run", "leapfrog", Precision::fp64);
   const SimOutcome o = run_simulation(job);
   EXPECT_DOUBLE_EQ(o.time, 1.3);
   EXPECT_EQ(o.steps, 84);  // 83 steps of 1/64 and a shortened one
-  h5::Handle f = h5::open_file((dir / "run.h5").string());
+  h5::Handle f = h5::open_file(run_description_path(dir / "run").string());
   EXPECT_EQ(h5::read_attribute(f.id(), "integrator").text, "leapfrog");
   EXPECT_EQ(h5::read_attribute(f.id(), "scene.n").integer, 48);
-  h5::Handle snaps = h5::open_group(f.id(), "snapshots");
-  const auto names = h5::child_names(snaps.id());
+  const auto names = run_snapshots(dir / "run");
   ASSERT_EQ(names.size(), 10u);  // t = 0, every 10 steps to 80, and the landing at 1.3
-  EXPECT_EQ(names.front(), "000000");
-  h5::Handle last = h5::open_group(snaps.id(), names.back());
+  EXPECT_EQ(names.front(), 0);
+  EXPECT_TRUE(std::filesystem::exists(dir / "run" / "snapshot_000000.h5"));
+  h5::Handle last = h5::open_file(snapshot_path(dir / "run", names.back()).string());
   EXPECT_EQ(h5::read_attribute(last.id(), "time").reals.at(0), 1.3);
   std::vector<hsize_t> dims;
   h5::read_dataset<double>(last.id(), "position", &dims);
@@ -88,20 +86,18 @@ TEST(SimRun, WritesSnapshotsWithTheDocumentedLayoutAndLandsOnTEnd) {
 // step before each is shortened), and at t_end.
 TEST(SimRun, SnapshotsAtOutputTimesLandExactly) {
   test::TempDir dir;
-  SimJob job = small_plummer(dir / "run.h5", "leapfrog", Precision::fp64);
+  SimJob job = small_plummer(dir / "run", "leapfrog", Precision::fp64);
   job.every = 0;
   job.every_time = 0.1;
   const SimOutcome o = run_simulation(job);
   EXPECT_EQ(o.time, 1.3);
-  h5::Handle f = h5::open_file((dir / "run.h5").string());
-  h5::Handle snaps = h5::open_group(f.id(), "snapshots");
-  const auto names = h5::child_names(snaps.id());
+  const auto names = run_snapshots(dir / "run");
   ASSERT_EQ(names.size(), 14u);  // t = 0, 0.1, ..., 1.2, and t_end = 1.3 (≈ 13 × 0.1)
   for (std::size_t k = 0; k + 1 < names.size(); ++k) {
-    h5::Handle g = h5::open_group(snaps.id(), names[k]);
+    h5::Handle g = h5::open_file(snapshot_path(dir / "run", names[k]).string());
     EXPECT_EQ(h5::read_attribute(g.id(), "time").reals.at(0), static_cast<double>(k) * 0.1) << k;
   }
-  h5::Handle last = h5::open_group(snaps.id(), names.back());
+  h5::Handle last = h5::open_file(snapshot_path(dir / "run", names.back()).string());
   EXPECT_EQ(h5::read_attribute(last.id(), "time").reals.at(0), 1.3);
   // Steps restart from each output time: every interval of 0.1 is 6 steps of 1/64 and one
   // shortened to 0.00625.
@@ -110,13 +106,13 @@ TEST(SimRun, SnapshotsAtOutputTimesLandExactly) {
 
 TEST(SimRun, RefusesEveryTimeWithEvery) {
   test::TempDir dir;
-  SimJob job = small_plummer(dir / "run.h5", "leapfrog", Precision::fp64);
+  SimJob job = small_plummer(dir / "run", "leapfrog", Precision::fp64);
   job.every_time = 0.1;  // with every = 10
   EXPECT_THROW(run_simulation(job), ParameterError);
   job.every = 0;
   job.every_time = -1;
   EXPECT_THROW(run_simulation(job), ParameterError);
-  EXPECT_FALSE(std::filesystem::exists(dir / "run.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "run"));
 }
 
 // Every integrator of the registry in every precision, with snapshots by step count or by time
@@ -137,28 +133,28 @@ TEST_P(SimResume, IsBitIdenticalToAnUninterruptedRun) {
     }
     return j;
   };
-  run_simulation(job(dir / "whole.h5"));
+  run_simulation(job(dir / "whole"));
 
   // Stopped twice: after a regular step, and (by time) right after a shortened one.
-  SimJob first = job(dir / "split.h5");
+  SimJob first = job(dir / "split");
   first.stop_after = by_time ? 7 : 37;
   ASSERT_TRUE(run_simulation(first).stopped_early);
   SimJob second;
   second.resume = true;
-  second.out = (dir / "split.h5").string();
+  second.out = (dir / "split").string();
   second.stop_after = 23;
   ASSERT_TRUE(run_simulation(second).stopped_early);
   SimJob rest;
   rest.resume = true;
-  rest.out = (dir / "split.h5").string();
+  rest.out = (dir / "split").string();
   rest.t_end = 1.3;
   if (!by_time) rest.every = 10;  // by time: the run's own cadence, kept from its file
   rest.checkpoint_every = 10;
   const SimOutcome done = run_simulation(rest);
   EXPECT_EQ(done.time, 1.3);
 
-  const auto whole = snapshot_bytes(dir / "whole.h5");
-  const auto split = snapshot_bytes(dir / "split.h5");
+  const auto whole = snapshot_bytes(dir / "whole");
+  const auto split = snapshot_bytes(dir / "split");
   ASSERT_EQ(whole.size(), split.size());
   for (std::size_t i = 0; i < whole.size(); ++i) ASSERT_EQ(whole[i], split[i]) << "item " << i;
 }
@@ -188,28 +184,28 @@ INSTANTIATE_TEST_SUITE_P(
 template <class Real>
 void expect_checkpoint_holds_kept_accelerations(Precision precision) {
   test::TempDir dir;
-  SimJob job = small_plummer(dir / "run.h5", "leapfrog", precision);
+  SimJob job = small_plummer(dir / "run", "leapfrog", precision);
   job.stop_after = 5;
   run_simulation(job);
-  RunFile file(dir / "run.h5");
-  const auto c = file.read_checkpoint<Real>();
-  ASSERT_TRUE(c.has_value());
-  EXPECT_EQ(c->clock.steps, 5);
-  EXPECT_EQ(c->stepper.scalar("accelerations_current"), Real(1));
-  const std::vector<Real>* kept = c->stepper.find_array("accelerations");
+  const auto c = read_checkpoint_file<Real>(
+      checkpoint_path(dir / "run", run_checkpoints(dir / "run").back()));
+  h5::Handle file = h5::open_file(run_description_path(dir / "run").string());
+  EXPECT_EQ(c.clock.steps, 5);
+  EXPECT_EQ(c.stepper.scalar("accelerations_current"), Real(1));
+  const std::vector<Real>* kept = c.stepper.find_array("accelerations");
   ASSERT_NE(kept, nullptr);
-  const std::size_t n = c->particles.size();
+  const std::size_t n = c.particles.size();
   ASSERT_EQ(kept->size(), 3 * n);
 
   EngineOptions eo;
-  eo.g = h5::read_attribute(file.root(), "G").reals.at(0);
-  eo.softening = h5::read_attribute(file.root(), "softening").reals.at(0);
+  eo.g = h5::read_attribute(file.id(), "G").reals.at(0);
+  eo.softening = h5::read_attribute(file.id(), "softening").reals.at(0);
   auto engine = make_force_engine<Real>("direct", eo);
-  engine->set_bodies(c->particles.mass, c->particles.softening);
+  engine->set_bodies(c.particles.mass, c.particles.softening);
   std::vector<Real> x(3 * n), a(3 * n);
-  std::copy(c->particles.x.begin(), c->particles.x.end(), x.begin());
-  std::copy(c->particles.y.begin(), c->particles.y.end(), x.begin() + n);
-  std::copy(c->particles.z.begin(), c->particles.z.end(), x.begin() + 2 * n);
+  std::copy(c.particles.x.begin(), c.particles.x.end(), x.begin());
+  std::copy(c.particles.y.begin(), c.particles.y.end(), x.begin() + n);
+  std::copy(c.particles.z.begin(), c.particles.z.end(), x.begin() + 2 * n);
   auto xd = engine->device().allocate(3 * n), ad = engine->device().allocate(3 * n);
   engine->device().copy_to_device(x, xd);
   engine->accelerations(xd, ad);
@@ -228,28 +224,26 @@ TEST(SimRun, CheckpointHoldsTheStepperStateExactly) {
 // one (and with them intact it equals it: SimResume).
 TEST(SimRun, ResumeUsesTheCheckpointedStepperState) {
   test::TempDir dir;
-  run_simulation(small_plummer(dir / "whole.h5", "leapfrog", Precision::fp64));
-  SimJob first = small_plummer(dir / "split.h5", "leapfrog", Precision::fp64);
+  run_simulation(small_plummer(dir / "whole", "leapfrog", Precision::fp64));
+  SimJob first = small_plummer(dir / "split", "leapfrog", Precision::fp64);
   first.stop_after = 37;
   run_simulation(first);
   {
-    RunFile f(dir / "split.h5");
-    auto c = f.read_checkpoint<double>();
-    ASSERT_TRUE(c.has_value());
-    std::vector<double> altered = *c->stepper.find_array("accelerations");
+    const auto path = checkpoint_path(dir / "split", run_checkpoints(dir / "split").back());
+    auto c = read_checkpoint_file<double>(path);
+    std::vector<double> altered = *c.stepper.find_array("accelerations");
     for (double& a : altered) a *= 2;
-    c->stepper.set_array("accelerations", altered);
-    f.write_checkpoint(*c);  // into both slots, so the altered one is the newest either way
-    f.write_checkpoint(*c);
+    c.stepper.set_array("accelerations", altered);
+    write_checkpoint_file(path, c);  // the newest, with a CRC of its altered values
   }
   SimJob rest;
   rest.resume = true;
-  rest.out = (dir / "split.h5").string();
+  rest.out = (dir / "split").string();
   rest.every = 10;
   rest.checkpoint_every = 10;
   run_simulation(rest);
-  const auto whole = snapshot_bytes(dir / "whole.h5");
-  const auto split = snapshot_bytes(dir / "split.h5");
+  const auto whole = snapshot_bytes(dir / "whole");
+  const auto split = snapshot_bytes(dir / "split");
   ASSERT_EQ(whole.size(), split.size());
   EXPECT_NE(whole, split);
 }
@@ -258,29 +252,21 @@ TEST(SimRun, ResumeAfterAKillStartsFromTheLastCheckpoint) {
   // A run stopped between checkpoints (as by a kill) has snapshots newer than its checkpoint;
   // they are recomputed, and the result equals the uninterrupted run.
   test::TempDir dir;
-  run_simulation(small_plummer(dir / "whole.h5", "leapfrog", Precision::fp64));
-  SimJob first = small_plummer(dir / "split.h5", "leapfrog", Precision::fp64);
+  run_simulation(small_plummer(dir / "whole", "leapfrog", Precision::fp64));
+  SimJob first = small_plummer(dir / "split", "leapfrog", Precision::fp64);
   first.checkpoint_every = 30;  // checkpoints at 30, 60; snapshots every 10
   first.stop_after = 50;        // stops with a checkpoint at 50 ...
   run_simulation(first);
-  {  // ... which the "kill" loses: only the older checkpoint (step 30) survives.
-    RunFile f(dir / "split.h5");
-    h5::Handle cps = h5::open_group(f.root(), "checkpoints");
-    for (const char* s : {"a", "b"}) {
-      h5::Handle g = h5::open_group(cps.id(), s);
-      if (h5::read_attribute(g.id(), "steps").integer == 50) {
-        g = h5::Handle();
-        h5::remove(cps.id(), s);
-      }
-    }
-  }
+  // ... which the "kill" loses: only the older checkpoint (step 30) survives.
+  ASSERT_EQ(run_checkpoints(dir / "split"), (std::vector<std::int64_t>{30, 50}));
+  std::filesystem::remove(checkpoint_path(dir / "split", 50));
   SimJob rest;
   rest.resume = true;
-  rest.out = (dir / "split.h5").string();
+  rest.out = (dir / "split").string();
   rest.every = 10;
   rest.checkpoint_every = 30;
   run_simulation(rest);
-  EXPECT_EQ(snapshot_bytes(dir / "whole.h5"), snapshot_bytes(dir / "split.h5"));
+  EXPECT_EQ(snapshot_bytes(dir / "whole"), snapshot_bytes(dir / "split"));
 }
 
 TEST(SimRun, ANonFiniteStateStopsNamingStepTimeAndParticle) {
@@ -293,7 +279,7 @@ TEST(SimRun, ANonFiniteStateStopsNamingStepTimeAndParticle) {
   job.input = (dir / "p.csv").string();
   job.dt = 0.01;
   job.t_end = 1;
-  job.out = (dir / "run.h5").string();
+  job.out = (dir / "run").string();
   try {
     run_simulation(job);
     FAIL() << "a non-finite state was not reported";
@@ -302,23 +288,22 @@ TEST(SimRun, ANonFiniteStateStopsNamingStepTimeAndParticle) {
     EXPECT_NE(m.find("step 1 "), std::string::npos) << m;
     EXPECT_NE(m.find("t = 0.01"), std::string::npos) << m;
     EXPECT_NE(m.find("particle 0 (id 0)"), std::string::npos) << m;
-    EXPECT_NE(m.find("/snapshots/000000"), std::string::npos) << m;
+    EXPECT_NE(m.find("snapshot_000000.h5"), std::string::npos) << m;
   }
-  RunFile f(dir / "run.h5");
-  EXPECT_EQ(f.snapshots(), (std::vector<std::int64_t>{0}));
+  EXPECT_EQ(run_snapshots(dir / "run"), (std::vector<std::int64_t>{0}));
 }
 
 TEST(SimRun, RefusesBadInputBeforeMakingAFile) {
   test::TempDir dir;
   auto refused = [&](SimJob job, const std::string& names) {
-    job.out = (dir / "run.h5").string();
+    job.out = (dir / "run").string();
     try {
       run_simulation(job);
       ADD_FAILURE() << "accepted: " << names;
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(names), std::string::npos) << e.what();
     }
-    EXPECT_FALSE(std::filesystem::exists(dir / "run.h5")) << names;
+    EXPECT_FALSE(std::filesystem::exists(dir / "run")) << names;
   };
   SimJob base;
   base.scene = "kepler";
@@ -341,22 +326,22 @@ TEST(SimRun, RefusesBadInputBeforeMakingAFile) {
 
 TEST(SimRun, ResumeRefusesAnotherRunOrVersion) {
   test::TempDir dir;
-  SimJob job = small_plummer(dir / "run.h5", "leapfrog", Precision::fp64);
+  SimJob job = small_plummer(dir / "run", "leapfrog", Precision::fp64);
   job.stop_after = 5;
   run_simulation(job);
   SimJob other;
   other.resume = true;
-  other.out = (dir / "run.h5").string();
+  other.out = (dir / "run").string();
   other.scene = "kepler";
   other.given = {"scene"};
   EXPECT_THROW(run_simulation(other), ParameterError);
   {
-    RunFile f(dir / "run.h5");
-    h5::write_attribute(f.root(), "orrery_version", std::string("0.0.1"));
+    h5::Handle f = h5::open_file_rw(run_description_path(dir / "run").string());
+    h5::write_attribute(f.id(), "orrery_version", std::string("0.0.1"));
   }
   SimJob resume;
   resume.resume = true;
-  resume.out = (dir / "run.h5").string();
+  resume.out = (dir / "run").string();
   try {
     run_simulation(resume);
     FAIL();

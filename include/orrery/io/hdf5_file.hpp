@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A small RAII layer over the HDF5 C API: files, groups, whole-array datasets and scalar or
-// array attributes of the few types orrery stores. HDF5's own error printing is switched off;
+// array attributes of the few types orrery stores. Objects carry no modification times, so
+// equal contents make equal files. HDF5's own error printing is switched off;
 // failures throw with the file and object named.
 #pragma once
 
@@ -32,9 +33,10 @@ class Handle {
 };
 
 Handle create_file(const std::string& path);  // truncates
-// A file held in memory only; file_image() returns its bytes (for io/output_set.hpp).
+// A file held in memory only, written out whole with file_image() (io/output_set.hpp), so that
+// every disk write and its error are orrery's own, not HDF5's. `name` is for messages.
 Handle create_memory_file(const std::string& name);
-std::string file_image(hid_t file);
+std::string file_image(hid_t file);  // the bytes of the whole file
 Handle open_file(const std::string& path);    // read-only; throws InputError when unreadable
 Handle open_file_rw(const std::string& path); // read-write; throws InputError when unreadable
 void flush(hid_t file);

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -49,5 +50,13 @@ class OutputSet {
 
 // One file written with the same guarantee.
 void write_file_atomically(const std::filesystem::path& target, std::string_view bytes);
+
+// Fsyncs a folder, so that names created, renamed or removed in it survive a crash. Throws
+// RunError with the system's reason (a folder a filesystem cannot sync is accepted as it is).
+void sync_directory(const std::filesystem::path& folder);
+
+// Whether `name` is one of the hidden files an interrupted OutputSet may leave beside its
+// targets (".NAME.tmp-PID-N", ".NAME.old-PID-N").
+bool is_output_leftover(const std::string& name);
 
 }  // namespace orrery

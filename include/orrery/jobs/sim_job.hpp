@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // An N-body run as `orrery sim` describes it: initial conditions (a scene with its parameters, or
 // a particle file), engine, integrator, step, end time, output and checkpoint cadence,
-// precision, backend and CPU kernel, and the run file. run_simulation() carries it out: it
-// writes snapshots and checkpoints to the run file, and with `resume` continues the run stored
-// there from its last checkpoint, bit for bit as if it had never stopped.
+// precision, backend and CPU kernel, and the run (a folder: io/run_store.hpp). run_simulation()
+// carries it out: it writes snapshots and checkpoints to the run, and with `resume` continues it
+// from its newest checkpoint that verifies, bit for bit as if it had never stopped.
 #pragma once
 
 #include <cmath>
@@ -23,7 +23,7 @@ namespace orrery {
 
 struct SimJob {
   std::string scene;  // a scene name, or empty with `input`
-  std::string input;  // a particle file (CSV or HDF5)
+  std::string input;  // a particle file (CSV or HDF5), a run's snapshot, or a run (its newest)
   std::string engine = "direct";
   std::string integrator = "leapfrog";
   double dt = 0.0;                                            // 0: the scene's
@@ -37,12 +37,14 @@ struct SimJob {
   // runs on the CPU, and `devices` (empty: all) is accepted for auto but unused.
   Backend backend = Backend::automatic;
   std::vector<int> devices;
-  // The CPU engines' instruction-set variant; "" the widest this CPU runs. The run file records
+  // The CPU engines' instruction-set variant; "" the widest this CPU runs. The run records
   // the variant used, and --resume uses it again: variants differ in the last bits.
   std::string cpu_kernel;
-  std::string out = "run.h5";
+  std::string out = "run";  // the run's folder
   bool resume = false;
   std::int64_t stop_after = 0;  // stop after this many steps (a checkpoint is written); 0: run on
+  double max_drift = 1e-3;      // warn when the relative energy drift passes it; 0: never
+  bool stop_on_drift = false;   // and then stop, after a checkpoint
   SceneSettings scene_settings;  // the scene parameters the user gave
   // The fields the user set (by name); with `resume`, each of the run's stored parameters among
   // them must equal the run's own.
@@ -50,7 +52,7 @@ struct SimJob {
 };
 
 // The job's parameters. Those that define the run (scene, input, engine, integrator, dt,
-// precision, cpu-kernel) are stored in the run file and cannot change on resume.
+// precision, cpu-kernel) are stored in the run and cannot change on resume.
 const std::vector<ParamField<SimJob>>& sim_job_fields();
 bool is_stored_sim_field(const std::string& name);
 
@@ -65,21 +67,27 @@ struct SimProgress {
 struct SimObserver {
   std::function<void(std::int64_t index, const Diagnostics& now, const Drift& drift)> snapshot;
   std::function<void(const SimProgress&)> progress;  // after every step
+  std::function<void(const std::string&)> warning;   // the run goes on, but something is wrong
+  // Asked after every step: non-zero (a signal number) stops the run after a checkpoint.
+  std::function<int()> stop_signal;
 };
 
 struct SimOutcome {
   std::int64_t steps = 0;      // taken in this invocation
   double time = 0;             // where the run stands now
   std::int64_t snapshots = 0;  // in the file now
-  bool stopped_early = false;  // by stop_after
+  bool stopped_early = false;  // by stop_after or a stop signal
+  int signal = 0;              // the stop signal that stopped it, 0 if none
+  bool drift_warning = false;  // the energy drift passed max_drift (now or before)
   std::string backend;         // where the forces were computed ("cpu")
-  std::string cpu_kernel;      // the CPU kernel variant used (as recorded in the run file)
+  std::string cpu_kernel;      // the CPU kernel variant used (as recorded in the run)
   std::string note;            // e.g. why auto ran on the CPU
 };
 
 // Throws InputError/ParameterError for bad input before any work (or file) is made, RunError for
 // a failure during the run (a non-finite state: the message names the step, the time and the
-// particle; the file keeps every snapshot written before).
+// particle; a full disk: the message says so; the run keeps every snapshot and checkpoint
+// written before) and for a run another process is writing.
 SimOutcome run_simulation(const SimJob& job, const SimObserver& observer = {});
 
 }  // namespace orrery

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// Where a new run's particles come from when `--input` names a file or a run, and the scene
+// parameters a resumed run may be given again.
+#include <array>
+#include <cmath>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "jobs/sim_settings.hpp"
+#include "orrery/core/error.hpp"
+#include "orrery/io/param_attributes.hpp"
+#include "orrery/io/particle_file.hpp"
+#include "orrery/scenes/scene_registry.hpp"
+
+namespace orrery {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_hdf5(const fs::path& path) {
+  static constexpr std::array<char, 8> kSignature{'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+  std::array<char, 8> head{};
+  std::ifstream in(path, std::ios::binary);
+  in.read(head.data(), head.size());
+  return in.gcount() == 8 && head == kSignature;
+}
+
+bool is_snapshot(hid_t root) {
+  return h5::has_attribute(root, "format") &&
+         h5::read_attribute(root, "format").text == "orrery snapshot";
+}
+
+}  // namespace
+
+SimInput read_sim_input(const SimJob& job) {
+  fs::path path = job.input;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    if (!is_run_folder(path))
+      throw InputError(fmt::format("--input: '{}' is a folder but not an orrery run (it has no "
+                                   "run.h5)",
+                                   path.string()));
+    const auto snapshots = run_snapshots(path);
+    if (snapshots.empty())
+      throw InputError(fmt::format("--input: the run '{}' has no snapshot", path.string()));
+    path = snapshot_path(path, snapshots.back());
+  }
+  SimInput in;
+  in.ic = read_particle_file(path);
+  in.dt = in.ic.dt;
+  in.t_end = in.ic.t_end;
+  if (is_hdf5(path)) {
+    h5::Handle file = h5::open_file(path.string());
+    if (is_snapshot(file.id())) {
+      // A snapshot goes on from its time, with its run's step and end time.
+      auto real = [&](const char* name) { return h5::read_attribute(file.id(), name).reals.at(0); };
+      in.start_time = real("time");
+      in.dt = real("dt");
+      in.t_end = real("t-end");
+    }
+  }
+  for (const auto& [name, value] : job.scene_settings) {
+    if (name != "softening")
+      throw ParameterError("--" + name, format_param_value(value),
+                           "no scene parameter with --input but --softening (the file holds the "
+                           "particles)");
+    in.ic.softening = require_real("--softening", value, RealRule::NonNegative);
+    in.ic.parameters.emplace_back("softening", value);
+  }
+  return in;
+}
+
+void check_resumed_scene_settings(hid_t root, const SimJob& job) {
+  const auto specs = scene_parameter_specs();
+  for (const auto& [name, value] : job.scene_settings) {
+    const std::string attribute = "scene." + name;
+    if (!h5::has_attribute(root, attribute))
+      throw ParameterError("--" + name, format_param_value(value),
+                           "nothing: the run's scene has no such parameter");
+    ParamSpec spec;
+    for (const auto& s : specs)
+      if (s.name == name) spec = s;
+    spec.name = attribute;
+    const ParamValue stored = read_param_attribute(root, spec);
+    if (stored != value)
+      throw ParameterError("--" + name, format_param_value(value),
+                           fmt::format("the run's own {} ({}), or nothing: --resume continues "
+                                       "the run as it was made",
+                                       name, format_param_value(stored)));
+  }
+}
+
+}  // namespace orrery
