@@ -148,6 +148,8 @@ class SimCommand final : public Command {
                  stderr);
       return 128 + outcome.signal;
     }
+    if (!quiet_ && !outcome.threads_note.empty())
+      std::fputs(fmt::format("orrery sim: note: {}\n", outcome.threads_note).c_str(), stderr);
     if (!quiet_)
       fmt::print("orrery sim: {} steps to t = {} on {} ({} kernel); {} snapshots in {}{}\n",
                  outcome.steps, outcome.time, outcome.backend, outcome.cpu_kernel,

@@ -10,6 +10,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/core/version.hpp"
+#include "orrery/device/cpu/cpu_threads.hpp"
 #include "orrery/nbody/coinciding_particles.hpp"
 #include "orrery/nbody/engines.hpp"
 #include "orrery/nbody/simulation.hpp"
@@ -196,6 +197,7 @@ SimOutcome described(SimOutcome outcome, const SimJob& job) {
   outcome.backend = "cpu";
   outcome.cpu_kernel = job.cpu_kernel;
   if (job.backend == Backend::automatic) outcome.note = kAutoNote;
+  outcome.threads_note = cpu_threads_note(static_cast<int>(job.threads));
   return outcome;
 }
 

@@ -75,5 +75,17 @@ TEST(SimThreadsCli, ThreadsAskedBeyondTheCpusAreNotMade) {
   EXPECT_LT(t.calls, affinity_cpu_count()) << t.summary;  // the main thread is not a clone
 }
 
+// Without strace: the run says that it lowered the count, and why.
+TEST(SimThreadsCli, ThreadsAskedBeyondTheCpusAreLoweredWithANote) {
+  test::TempDir dir;
+  const auto r = test::run_cli({"sim", "--scene", "kepler", "--t-end", "0.1", "--threads",
+                                "4096", "--out", "run"},
+                               dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("orrery sim: note: 4096 threads asked for; this process may use"),
+            std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace orrery

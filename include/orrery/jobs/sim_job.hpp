@@ -82,6 +82,7 @@ struct SimOutcome {
   std::string backend;         // where the forces were computed ("cpu")
   std::string cpu_kernel;      // the CPU kernel variant used (as recorded in the run)
   std::string note;            // e.g. why auto ran on the CPU
+  std::string threads_note;    // why fewer threads ran than --threads asked for ("" if none)
 };
 
 // Throws InputError/ParameterError for bad input before any work (or file) is made, RunError for
