@@ -2,9 +2,11 @@
 // A fresh folder per test, removed afterwards.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -33,6 +35,15 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// The names in a folder, sorted.
+inline std::vector<std::string> listing(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 inline void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream(path) << text;

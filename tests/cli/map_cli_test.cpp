@@ -23,19 +23,11 @@ struct Bad {
 
 const std::string kPrevious = "previous contents";
 
-std::vector<std::string> listing(const std::filesystem::path& dir) {
-  std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(dir))
-    names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 // Each bad input: status 2, one line naming the parameter and the value, old outputs untouched,
 // no new file. The case's flags come last, so they override the valid ones before them.
 void expect_refused(const Bad& bad, const test::TempDir& dir) {
   test::write_text(dir / "old.png", kPrevious);
-  const auto before = listing(dir.path());
+  const auto before = test::listing(dir.path());
   std::vector<std::string> args{"map", "--width", "4", "--height", "4", "--steps", "10", "--out",
                                 "old.png", "--data", "new.h5"};
   args.insert(args.end(), bad.args.begin(), bad.args.end());
@@ -46,7 +38,7 @@ void expect_refused(const Bad& bad, const test::TempDir& dir) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << shown << "\n" << r.err;
   EXPECT_NE(r.err.find(bad.names), std::string::npos) << shown << "\n" << r.err;
   EXPECT_EQ(test::read_text(dir / "old.png"), kPrevious) << shown;
-  EXPECT_EQ(listing(dir.path()), before) << shown << ": a file was created";
+  EXPECT_EQ(test::listing(dir.path()), before) << shown << ": a file was created";
 }
 
 TEST(MapCli, RefusesBadFlags) {

@@ -13,14 +13,6 @@
 namespace orrery {
 namespace {
 
-std::vector<std::string> listing(const std::filesystem::path& dir) {
-  std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(dir))
-    names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 TEST(OutputSet, CommitsEveryFile) {
   test::TempDir dir;
   test::write_text(dir / "p.h5", "old data");
@@ -34,7 +26,7 @@ TEST(OutputSet, CommitsEveryFile) {
   }
   EXPECT_EQ(test::read_text(dir / "p.h5"), "new data");
   EXPECT_EQ(test::read_text(dir / "p.png"), "new picture");
-  EXPECT_EQ(listing(dir.path()), (std::vector<std::string>{"p.h5", "p.png"}));
+  EXPECT_EQ(test::listing(dir.path()), (std::vector<std::string>{"p.h5", "p.png"}));
 }
 
 TEST(OutputSet, LeavesNothingWhenNotCommitted) {
@@ -45,7 +37,7 @@ TEST(OutputSet, LeavesNothingWhenNotCommitted) {
     set.add(dir / "p.h5", "new data");
   }
   EXPECT_EQ(test::read_text(dir / "p.h5"), "old data");
-  EXPECT_EQ(listing(dir.path()), std::vector<std::string>{"p.h5"});
+  EXPECT_EQ(test::listing(dir.path()), std::vector<std::string>{"p.h5"});
 }
 
 // The picture cannot be put in place (its path is now a folder that is not empty): the data
