@@ -13,6 +13,7 @@
 
 #include "orrery/device/cpu/host_array_device.hpp"
 #include "orrery/nbody/engines.hpp"
+#include "engine_timing.hpp"
 
 namespace orrery::bench {
 namespace {
@@ -23,22 +24,7 @@ void BM_DirectSmall(benchmark::State& state, std::size_t n, int threads) {
   options.threads = threads;
   options.min_work_per_thread = 1;
   auto engine = make_force_engine<double>("direct", options);
-  std::mt19937_64 rng(1);
-  std::uniform_real_distribution<double> pos(-1.0, 1.0);
-  std::vector<double> x(3 * n), m(n, 1.0 / static_cast<double>(n));
-  for (auto& v : x) v = pos(rng);
-  auto xd = engine->device().allocate(3 * n);
-  auto ad = engine->device().allocate(3 * n);
-  engine->device().copy_to_device(x, xd);
-  engine->set_bodies(m, {});
-  engine->accelerations(xd, ad);
-  const auto t0 = std::chrono::steady_clock::now();
-  for (auto _ : state) {
-    engine->accelerations(xd, ad);
-    benchmark::DoNotOptimize(ad.data());
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds = time_evaluations(state, *engine, n).wall_seconds;
   const auto evaluations = static_cast<double>(state.iterations());
   state.counters["pairs"] = static_cast<double>(n * n);
   state.counters["us_per_evaluation"] = 1e6 * seconds / evaluations;

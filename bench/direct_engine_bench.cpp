@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "orrery/nbody/engines.hpp"
+#include "engine_timing.hpp"
 #include "mix_peak.hpp"
 
 namespace orrery::bench {
@@ -37,13 +38,6 @@ ORRERY_PEAK_DECL(avx2)
 #undef ORRERY_PEAK_DECL
 
 namespace {
-
-double process_cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
 
 // The inner loop's instructions per interaction vector (objdump -d of direct_tiles.cpp.o, the
 // loop of accumulate_block that holds vrsqrt14 / vrsqrtps; bench/README.md lists them).
@@ -87,24 +81,8 @@ void BM_DirectEngine(benchmark::State& state, std::string kernel, std::size_t n,
   options.threads = threads > 0 ? threads : omp_get_max_threads();
   options.cpu_kernel = kernel;
   auto engine = make_force_engine<Real>("direct", options);
-  std::mt19937_64 rng(1);
-  std::uniform_real_distribution<double> pos(-1.0, 1.0);
-  std::vector<Real> x(3 * n), m(n, Real(1.0 / static_cast<double>(n)));
-  for (auto& v : x) v = static_cast<Real>(pos(rng));
-  auto xd = engine->device().allocate(3 * n);
-  auto ad = engine->device().allocate(3 * n);
-  engine->device().copy_to_device(x, xd);
-  engine->set_bodies(m, {});
-  engine->accelerations(xd, ad);  // warm: pages touched, threads started
-  const double cpu0 = process_cpu_seconds();
-  const auto t0 = std::chrono::steady_clock::now();
-  for (auto _ : state) {
-    engine->accelerations(xd, ad);
-    benchmark::DoNotOptimize(ad.data());
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double cpu_seconds = process_cpu_seconds() - cpu0;
+  const EvaluationTimes t = time_evaluations(state, *engine, n);
+  const double seconds = t.wall_seconds, cpu_seconds = t.cpu_seconds;
   const double interactions = static_cast<double>(n) * static_cast<double>(n - 1) *
                               static_cast<double>(state.iterations());
   const double per_core = interactions / seconds / options.threads;
