@@ -10,21 +10,14 @@
 #include "reference_pixels.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
+#include "sensitive_window.hpp"
 
 namespace orrery {
 namespace {
 
 // Windows where the twins separate within a few thousand steps, so a small grid holds many
 // different counts (checked below: an agreement of constants would prove nothing).
-DivergenceMapParams xy_body1() {
-  DivergenceMapParams p;
-  p.steps = 4000;
-  p.shift = {0.01, 0.01, 0.01};
-  p.critical_distance = 0.02;
-  p.x_range = {-16.0, -4.0};
-  p.y_range = {-6.0, 6.0};
-  return p;
-}
+DivergenceMapParams xy_body1() { return test::sensitive_window(1000, 1000, 4000); }
 
 DivergenceMapParams yz_body2() {
   DivergenceMapParams p = xy_body1();

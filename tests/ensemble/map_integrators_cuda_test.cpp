@@ -14,6 +14,7 @@
 #include <string>
 
 #include "orrery/ensemble/divergence_map.hpp"
+#include "sensitive_window.hpp"
 #include "orrery/ensemble/map_integrators.hpp"
 
 namespace orrery {
@@ -63,14 +64,9 @@ DivergenceMapParams canonical(const std::string& integrator, int side) {
   return p;
 }
 
-// Twins that separate within a few thousand steps: many different counts.
 DivergenceMapParams sensitive(const std::string& integrator, int side) {
-  DivergenceMapParams p = canonical(integrator, side);
-  p.steps = 12000;
-  p.shift = {0.01, 0.01, 0.01};
-  p.critical_distance = 0.02;
-  p.x_range = {-16.0, -4.0};
-  p.y_range = {-6.0, 6.0};
+  DivergenceMapParams p = test::sensitive_window(side, side, 12000);
+  p.integrator = integrator;
   return p;
 }
 

@@ -13,24 +13,16 @@
 #include "divergence_reference.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
+#include "sensitive_window.hpp"
 #include "orrery/ensemble/map_integrators.hpp"
 #include "orrery/device/cpu/cpu_kernels.hpp"
 
 namespace orrery {
 namespace {
 
-// A window whose twins separate within a few thousand steps (as divergence_map_test's
-// xy_body1), so a small grid holds many different counts.
 DivergenceMapParams quick_window(const std::string& integrator) {
-  DivergenceMapParams p;
+  DivergenceMapParams p = test::sensitive_window(13, 9, 3000);
   p.integrator = integrator;
-  p.steps = 3000;
-  p.shift = {0.01, 0.01, 0.01};
-  p.critical_distance = 0.02;
-  p.x_range = {-16.0, -4.0};
-  p.y_range = {-6.0, 6.0};
-  p.width = 13;
-  p.height = 9;
   return p;
 }
 
