@@ -8,8 +8,9 @@
 //
 // HDF5: datasets mass [N], position [N][3], velocity [N][3], optionally id [N] (integer) and
 // softening [N], in the group given, else at the root, else in the last group (in name order)
-// of /snapshots, where orrery's snapshots live. Attributes G, softening (global ε), units and
-// time of that group or of the root are used where present.
+// of /snapshots (the single-file runs of orrery before run folders; a run folder's
+// snapshot_NNNNNN.h5 holds its particles at the root). Attributes G, softening (global ε),
+// units and time of that group or of the root are used where present.
 //
 // Refused, with the file and the line (CSV) or dataset and row (HDF5) named: a missing or
 // unknown column, a line with another number of values than the header, a value that is not a
