@@ -29,12 +29,6 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
       throw ParameterError("pixel", fmt::format("({}, {})", j, k),
                            fmt::format("0 <= j < {} and 0 <= k < {}", params.width,
                                        params.height));
-  for (std::size_t i = 0; i < options.devices.size(); ++i)
-    if (std::count(options.devices.begin(), options.devices.begin() + i, options.devices[i])) {
-      std::string list;
-      for (int d : options.devices) list += (list.empty() ? "" : ",") + std::to_string(d);
-      throw ParameterError("devices", list, "each device number at most once");
-    }
   if (options.threads < 0)
     throw ParameterError("threads", fmt::format("{}", options.threads),
                          "a positive number of threads (0: all cores)");
@@ -50,12 +44,7 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
     if (devices == 0)
       throw InputError(fmt::format("--backend cuda: {}", why));
   }
-  for (int d : options.devices)
-    if (d < 0 || (devices > 0 && d >= devices))
-      throw ParameterError("devices", fmt::format("{}", d),
-                           devices > 0 ? fmt::format("device numbers from 0 to {}, or all",
-                                                     devices - 1)
-                                       : std::string("no device number: there is no CUDA device"));
+  check_device_list(options.devices, devices);
   const bool on_gpu = options.backend != Backend::cpu && devices > 0;
 
   const DivergenceSetup setup = make_divergence_setup(params);
@@ -79,17 +68,6 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
 }
 
 }  // namespace
-
-bool cuda_built() { return ORRERY_WITH_CUDA; }
-
-int cuda_device_count(std::string* why) {
-#if ORRERY_WITH_CUDA
-  return cuda::device_count(why);
-#else
-  if (why) *why = "this build has no CUDA backend";
-  return 0;
-#endif
-}
 
 DivergenceMap compute_divergence_map(const DivergenceMapParams& params,
                                      const MapRunOptions& options) {

@@ -66,7 +66,7 @@ TEST(SimCli, RefusesBadInputWithoutTouchingFiles) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
       {{"--scene", "galaxy"}, "--scene: galaxy"},
       {{"--scene", "kepler", "--integrator", "rk45"}, "--integrator: rk45"},
-      {{"--scene", "kepler", "--engine", "tree"}, "--engine: tree"},
+      {{"--scene", "kepler", "--engine", "fmm"}, "--engine: fmm"},
       {{"--scene", "plummer", "--n", "1"}, "--n: 1"},
       {{"--scene", "kepler", "--dt", "0"}, "--dt: 0"},
       {{"--scene", "kepler", "--dt", "nan"}, "--dt: nan"},

@@ -308,7 +308,7 @@ TEST(SimRun, RefusesBadInputBeforeMakingAFile) {
   SimJob base;
   base.scene = "kepler";
   { SimJob j = base; j.scene = "galaxy"; refused(j, "one of: two-galaxies"); }
-  { SimJob j = base; j.engine = "tree"; refused(j, "one of: direct"); }
+  { SimJob j = base; j.engine = "fmm"; refused(j, "one of: direct, tree"); }
   { SimJob j = base; j.integrator = "rk45"; refused(j, "one of: euler"); }
   { SimJob j = base; j.dt = -1; refused(j, "--dt"); }
   { SimJob j = base; j.dt = std::nan(""); refused(j, "--dt"); }

@@ -11,6 +11,7 @@
 
 #include "orrery/core/backend.hpp"
 #include "orrery/device/cpu/cpu_kernels.hpp"
+#include "orrery/device/cuda_presence.hpp"
 #include "orrery/core/precision.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_map_params.hpp"
 
@@ -78,10 +79,6 @@ DivergenceCounts compute_divergence_pixels(const DivergenceMapParams& params,
                                            std::span<const PixelIndex> pixels,
                                            const MapRunOptions& options = {});
 
-// Whether this build has the CUDA backend, and how many devices it sees now (0, with the
-// reason in `why`, when none).
-bool cuda_built();
-int cuda_device_count(std::string* why = nullptr);
 
 
 }  // namespace orrery

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Force engines by name. Every engine computes the same softened Newtonian gravity,
-//   a_i = G Σ_{j≠i} m_j (x_j − x_i) / (|x_j − x_i|² + ε_ij²)^{3/2},
-// with ε_ij = ε (global) or ε_ij² = (ε_i² + ε_j²)/2 when particles carry their own softening.
+// Force engines by name and backend: `direct` (all pairs) and `tree` (Barnes–Hut), each on the
+// CPU and, in a build with CUDA, on GPUs. Every engine computes the same softened Newtonian
+// gravity (nbody/force_engine.hpp), with ε_ij = ε (global) or ε_ij² = (ε_i² + ε_j²)/2 when
+// particles carry their own softening.
 #pragma once
 
 #include <cstddef>
@@ -10,10 +11,14 @@
 #include <string_view>
 #include <vector>
 
+#include "orrery/core/backend.hpp"
 #include "orrery/device/cpu/cpu_kernels.hpp"
 #include "orrery/nbody/force_engine.hpp"
 
 namespace orrery {
+
+enum class Multipole { monopole, quadrupole };
+const std::vector<std::string>& multipole_names();  // {"monopole", "quadrupole"}
 
 struct EngineOptions {
   double g = 1.0;          // gravitational constant in the run's units
@@ -26,15 +31,37 @@ struct EngineOptions {
   // Instruction-set variant of a CPU engine: "" the widest this CPU runs, else one of
   // cpu_kernel_names() (device/cpu/cpu_kernels.hpp). Variants may differ in the last bits (docs/gravity-cpu.md).
   std::string cpu_kernel;
+
+  // Where: cpu, cuda, or auto (CUDA when this build has it, a device is present and the
+  // precision runs there; else the CPU). `devices` picks GPUs by index (empty: all).
+  Backend backend = Backend::cpu;
+  std::vector<int> devices;
+
+  // Barnes–Hut: a cell of size s at distance d from a group of targets is taken whole when
+  // s < θ d; its field is expanded to `multipole` order.
+  double theta = 0.5;
+  Multipole multipole = Multipole::quadrupole;
+  // Bodies per leaf cell and targets per walking group; 0: the engine's measured defaults.
+  int leaf_size = 0;
+  int group_size = 0;
 };
 
-// Throws ParameterError("engine", name, the valid names) for an unknown name.
+// Where `options.backend` (auto included) puts an engine for particles of type Real: cpu or cuda,
+// and for auto why it chose the CPU ("" when it did not). Throws ParameterError for cuda in a
+// build without CUDA, on a machine without a device, or for a precision CUDA does not run.
+struct ResolvedBackend {
+  Backend backend;
+  std::string note;
+};
+template <class Real>
+ResolvedBackend resolve_backend(const EngineOptions& options);
+
+// The engine on the backend resolve_backend() gives. Throws ParameterError("engine", name, the
+// valid names) for an unknown name, and ParameterError for an option out of range (θ outside
+// [0, 2), ...).
 template <class Real>
 std::unique_ptr<ForceEngine<Real>> make_force_engine(std::string_view name,
                                                      const EngineOptions& options);
 std::vector<std::string> force_engine_names();
-
-// CPU engines' instruction-set variants compiled into this build (widest first), and those this
-// CPU runs.
 
 }  // namespace orrery

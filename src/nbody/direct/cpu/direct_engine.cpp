@@ -137,6 +137,29 @@ void DirectEngine<Real>::accelerations(const DeviceBuffer<Real>& x, DeviceBuffer
 }
 
 template <class Real>
+void DirectEngine<Real>::accelerations_and_potentials(const DeviceBuffer<Real>& x,
+                                                      DeviceBuffer<Real>& a,
+                                                      DeviceBuffer<Real>& phi) {
+  accelerations(x, a);
+  // φ_i = −G Σ_{j≠i} m_j / √(r² + ε²), each target alone and in increasing j.
+  const DirectSources<Real> s = sources(x);
+  const std::size_t n = s.n;
+  Real* out = phi.data();
+  const Real g = static_cast<Real>(options_.g);
+  on_threads(thread_count(n * n), [&](std::size_t t, std::size_t threads) {
+    for (std::size_t i = n * t / threads; i < n * (t + 1) / threads; ++i) {
+      Real sum(0);
+      for (std::size_t j = 0; j < n; ++j) {
+        if (j == i) continue;
+        const Real dx = s.x[j] - s.x[i], dy = s.y[j] - s.y[i], dz = s.z[j] - s.z[i];
+        sum += s.mass[j] / sqrt(softened_distance2(dx, dy, dz, s.half_eps2[i] + s.half_eps2[j]));
+      }
+      out[i] = -g * sum;
+    }
+  });
+}
+
+template <class Real>
 double DirectEngine<Real>::potential_energy(const DeviceBuffer<Real>& x) {
   const DirectSources<Real> s = sources(x);
   const std::size_t n = s.n;

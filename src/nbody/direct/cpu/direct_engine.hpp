@@ -18,11 +18,14 @@ class DirectEngine final : public ForceEngine<Real> {
   explicit DirectEngine(const EngineOptions& options);
 
   std::string name() const override { return "direct"; }
+  std::string backend() const override { return "cpu"; }
   ArrayDevice<Real>& device() override { return device_; }
   // The instruction-set variant in use ("scalar" for float128).
   std::string kernel_name() const;
   void set_bodies(std::span<const Real> mass, std::span<const Real> softening) override;
   void accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) override;
+  void accelerations_and_potentials(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
+                                    DeviceBuffer<Real>& phi) override;
   double potential_energy(const DeviceBuffer<Real>& x) override;
 
  private:
