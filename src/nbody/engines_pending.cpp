@@ -6,15 +6,6 @@
 #include "orrery/core/float128.hpp"
 
 namespace orrery {
-namespace cpu {
-template <class Real>
-std::unique_ptr<ForceEngine<Real>> make_tree_engine(const EngineOptions&) {
-  throw RunError("the CPU tree engine is not built yet");
-}
-template std::unique_ptr<ForceEngine<float>> make_tree_engine<float>(const EngineOptions&);
-template std::unique_ptr<ForceEngine<double>> make_tree_engine<double>(const EngineOptions&);
-template std::unique_ptr<ForceEngine<float128>> make_tree_engine<float128>(const EngineOptions&);
-}  // namespace cpu
 #if ORRERY_WITH_CUDA
 namespace cuda {
 template <class Real>

@@ -74,11 +74,11 @@ ORRERY_HD void accumulate_quadrupole(const T& dx, const T& dy, const T& dz, cons
   const T dqd = mul_add(qz, dz, mul_add(qy, dy, qx * dx));
   const T inv_r2 = inv_r * inv_r;
   const T inv_r5 = inv_r2 * inv_r2 * inv_r;
-  const T radial = T(2.5) * dqd * inv_r5 * inv_r2;
+  const T radial = T(2.5f) * dqd * inv_r5 * inv_r2;
   ax = mul_add(radial, dx, mul_add(-inv_r5, qx, ax));
   ay = mul_add(radial, dy, mul_add(-inv_r5, qy, ay));
   az = mul_add(radial, dz, mul_add(-inv_r5, qz, az));
-  phi = mul_add(T(-0.5) * dqd, inv_r5, phi);
+  phi = mul_add(T(-0.5f) * dqd, inv_r5, phi);
 }
 
 }  // namespace orrery

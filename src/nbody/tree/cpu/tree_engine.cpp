@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+// The CPU tree engine: build, walk by groups, sum the lists, put the results back in the
+// caller's order. The far field of a cell is its monopole and quadrupole
+// (physics/multipole.hpp); softened pairs as in physics/softened_pair.hpp.
+#include "tree_engine.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <type_traits>
+
+#include <fmt/format.h>
+
+#include "nbody/engine_factories.hpp"
+#include "orrery/core/error.hpp"
+#include "orrery/core/float128.hpp"
+#include "orrery/device/cpu/cpu_threads.hpp"
+#include "device/cpu/on_threads.hpp"
+#include "orrery/nbody/potential_sum.hpp"
+#include "orrery/physics/softened_pair.hpp"
+#include "tree_walk.hpp"
+
+namespace orrery::cpu {
+
+namespace {
+
+// Bodies per leaf and targets per group, measured with bench/tree_engine_bench.cpp
+// (docs/gravity-tree.md, "Leaves and groups").
+constexpr int kLeafSize = 16;
+constexpr int kGroupSize = 256;
+// Below this many bodies a second thread costs more than it saves.
+constexpr std::size_t kBodiesPerThread = 2048;
+
+template <class Real>
+constexpr bool kVectorised = std::is_same_v<Real, float> || std::is_same_v<Real, double>;
+
+// float128: the same sums one source at a time.
+template <class Real>
+void scalar_lists(const GroupTargets<Real>& t, const SourceList<Real>& bodies,
+                  const SourceList<Real>& cells, bool quadrupole, Real* ax, Real* ay, Real* az,
+                  Real* phi) {
+  for (std::size_t i = 0; i < t.count; ++i) {
+    Real sx(0), sy(0), sz(0), sp(0);
+    auto term = [&](const SourceList<Real>& l, std::size_t j, bool cell) {
+      const Real dx = l.x[j] - t.x[i], dy = l.y[j] - t.y[i], dz = l.z[j] - t.z[i];
+      const Real r2 = softened_distance2(dx, dy, dz, t.half_eps2[i] + l.half_eps2[j]);
+      if (!(r2 > Real(0))) return;
+      const Real inv_r = Real(1) / sqrt(r2);
+      accumulate_monopole(dx, dy, dz, inv_r, l.mass[j], sx, sy, sz, sp);
+      if (cell && quadrupole)
+        accumulate_quadrupole(dx, dy, dz, inv_r,
+                              Quadrupole<Real>{l.qxx[j], l.qxy[j], l.qxz[j], l.qyy[j], l.qyz[j],
+                                               l.qzz[j]},
+                              sx, sy, sz, sp);
+    };
+    for (std::size_t j = 0; j < bodies.size; ++j) term(bodies, j, false);
+    for (std::size_t j = 0; j < cells.size; ++j) term(cells, j, true);
+    ax[i] = sx, ay[i] = sy, az[i] = sz, phi[i] = sp;
+  }
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+template <class Real>
+TreeEngine<Real>::TreeEngine(const EngineOptions& options)
+    : options_(options),
+      thread_limit_(cpu_thread_limit(options.threads)),
+      leaf_size_(options.leaf_size > 0 ? options.leaf_size : kLeafSize),
+      group_size_(options.group_size > 0 ? options.group_size : kGroupSize),
+      device_(options.threads, options.min_work_per_thread),
+      kernel_(&choose_tree_kernel(options.cpu_kernel)) {}
+
+template <class Real>
+std::string TreeEngine<Real>::kernel_name() const {
+  return kVectorised<Real> ? kernel_->name : "scalar";
+}
+
+template <class Real>
+std::string TreeEngine<Real>::potential_energy_method() const {
+  return fmt::format("tree potentials (theta {}, {})", options_.theta,
+                     multipole_names()[static_cast<std::size_t>(options_.multipole)]);
+}
+
+template <class Real>
+void TreeEngine<Real>::set_bodies(std::span<const Real> mass, std::span<const Real> softening) {
+  if (!softening.empty() && softening.size() != mass.size())
+    throw InputError(fmt::format("tree engine: {} softening lengths for {} bodies",
+                                 softening.size(), mass.size()));
+  mass_.assign(mass.begin(), mass.end());
+  half_eps2_.resize(mass.size());
+  const Real global = static_cast<Real>(options_.softening);
+  for (std::size_t i = 0; i < mass.size(); ++i) {
+    const Real eps = softening.empty() ? global : softening[i];
+    half_eps2_[i] = eps * eps * Real(0.5);
+  }
+}
+
+template <class Real>
+void TreeEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi) {
+  const std::size_t n = mass_.size();
+  if (x.size() < 3 * n)
+    throw InputError(fmt::format("tree engine: positions hold {} values for {} bodies (3N expected)",
+                                 x.size(), n));
+  const auto t0 = std::chrono::steady_clock::now();
+  const Real* px = x.data();
+  tree_.build(px, px + n, px + 2 * n, mass_.data(), half_eps2_.data(), n, leaf_size_);
+  timings_.upload = 0;
+  timings_.build = seconds_since(t0);
+  const auto t1 = std::chrono::steady_clock::now();
+
+  const std::vector<std::uint32_t> groups = tree_.groups(group_size_);
+  const SortedBodies<Real>& b = tree_.bodies();
+  sorted_results_.resize(4 * n);
+  Real* sa = sorted_results_.data();
+  const Real theta = static_cast<Real>(options_.theta);
+  const bool quadrupole = options_.multipole == Multipole::quadrupole;
+  const std::size_t pad = kVectorised<Real> ? kernel_->ops->pad : 1;
+  std::atomic<std::size_t> next{0};
+  const int threads = threads_for_work(thread_limit_, n, kBodiesPerThread);
+  on_threads(threads, [&](std::size_t, std::size_t) {
+    SourceList<Real> bodies, cells;
+    for (std::size_t k = next++; k < groups.size(); k = next++) {
+      const OctreeNode<Real>& g = tree_.nodes()[groups[k]];
+      walk_group(tree_, groups[k], theta, bodies, cells);
+      pad_list(bodies, pad, false);
+      pad_list(cells, pad, true);
+      const GroupTargets<Real> t{&b.x[g.begin], &b.y[g.begin], &b.z[g.begin],
+                                 &b.half_eps2[g.begin], g.count};
+      Real* ax = sa + g.begin;
+      Real* ay = ax + n;
+      Real* az = ay + n;
+      Real* ph = az + n;
+      if constexpr (std::is_same_v<Real, double>)
+        kernel_->ops->lists_f64(t, bodies, cells, quadrupole, ax, ay, az, ph);
+      else if constexpr (std::is_same_v<Real, float>)
+        kernel_->ops->lists_f32(t, bodies, cells, quadrupole, ax, ay, az, ph);
+      else
+        scalar_lists(t, bodies, cells, quadrupole, ax, ay, az, ph);
+    }
+  });
+
+  // Back to the caller's order, times G; a softened target's own term leaves φ.
+  const Real g = static_cast<Real>(options_.g);
+  for (std::size_t s = 0; s < n; ++s) {
+    const std::uint32_t i = b.original[s];
+    a[i] = g * sa[s];
+    a[n + i] = g * sa[n + s];
+    a[2 * n + i] = g * sa[2 * n + s];
+    Real own(0);
+    if (b.half_eps2[s] > Real(0)) own = b.mass[s] / sqrt(b.half_eps2[s] + b.half_eps2[s]);
+    phi[i] = g * (sa[3 * n + s] + own);
+  }
+  timings_.force = seconds_since(t1);
+}
+
+template <class Real>
+void TreeEngine<Real>::accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) {
+  scratch_.resize(mass_.size());
+  evaluate(x, a.data(), scratch_.data());
+}
+
+template <class Real>
+void TreeEngine<Real>::accelerations_and_potentials(const DeviceBuffer<Real>& x,
+                                                    DeviceBuffer<Real>& a,
+                                                    DeviceBuffer<Real>& phi) {
+  evaluate(x, a.data(), phi.data());
+}
+
+template <class Real>
+double TreeEngine<Real>::potential_energy(const DeviceBuffer<Real>& x) {
+  const std::size_t n = mass_.size();
+  scratch_.resize(4 * n);
+  evaluate(x, scratch_.data(), scratch_.data() + 3 * n);
+  return potential_energy_from_potentials<Real>(
+      mass_, std::span<const Real>(scratch_.data() + 3 * n, n));
+}
+
+template class TreeEngine<float>;
+template class TreeEngine<double>;
+template class TreeEngine<float128>;
+
+template <class Real>
+std::unique_ptr<ForceEngine<Real>> make_tree_engine(const EngineOptions& options) {
+  return std::make_unique<TreeEngine<Real>>(options);
+}
+template std::unique_ptr<ForceEngine<float>> make_tree_engine<float>(const EngineOptions&);
+template std::unique_ptr<ForceEngine<double>> make_tree_engine<double>(const EngineOptions&);
+template std::unique_ptr<ForceEngine<float128>> make_tree_engine<float128>(const EngineOptions&);
+
+}  // namespace orrery::cpu

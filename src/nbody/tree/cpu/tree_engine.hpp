@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// The Barnes–Hut tree engine on the CPU: an octree of the bodies rebuilt at every evaluation
+// (octree.hpp), walked once per group of nearby targets (tree_walk.hpp) with OpenMP over the
+// groups, and the group's lists summed with SIMD lanes (tree_lists.cpp). Each group's lists and
+// sums do not depend on which thread takes it, so results do not depend on the thread count.
+// float and double run the instruction-set kernels; float128 a scalar loop.
+#pragma once
+
+#include <vector>
+
+#include "octree.hpp"
+#include "tree_kernel.hpp"
+#include "orrery/device/cpu/host_array_device.hpp"
+#include "orrery/nbody/engines.hpp"
+
+namespace orrery::cpu {
+
+template <class Real>
+class TreeEngine final : public ForceEngine<Real> {
+ public:
+  explicit TreeEngine(const EngineOptions& options);
+
+  std::string name() const override { return "tree"; }
+  std::string backend() const override { return "cpu"; }
+  ArrayDevice<Real>& device() override { return device_; }
+  std::string kernel_name() const;
+  void set_bodies(std::span<const Real> mass, std::span<const Real> softening) override;
+  void accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) override;
+  void accelerations_and_potentials(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
+                                    DeviceBuffer<Real>& phi) override;
+  double potential_energy(const DeviceBuffer<Real>& x) override;
+  std::string potential_energy_method() const override;
+  EngineTimings last_timings() const override { return timings_; }
+
+ private:
+  void evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi);
+
+  EngineOptions options_;
+  int thread_limit_;
+  int leaf_size_, group_size_;
+  HostArrayDevice<Real> device_;
+  const TreeKernel* kernel_;
+  std::vector<Real> mass_, half_eps2_;
+  Octree<Real> tree_;
+  std::vector<Real> sorted_results_;  // a (3N) and φ (N) in sorted order
+  std::vector<Real> scratch_;         // a and φ when the caller wants only one of them
+  EngineTimings timings_;
+};
+
+}  // namespace orrery::cpu
