@@ -29,7 +29,8 @@ std::string list_text() {
     out += fmt::format("  {:<17} order {}  {:<22} {}\n", i.name, i.order,
                        family_name(i.family), i.description);
   out += "\nEngines:\n\n";
-  for (const auto& e : force_engine_names()) out += "  " + e + "\n";
+  out += "  direct  all pairs, exact; CPU (SIMD, threads) and CUDA (tiles, all GPUs)\n";
+  out += "  tree    Barnes–Hut octree, --theta and --multipole; CPU (groups, SIMD)\n";
   out += fmt::format("\nCPU kernels (--cpu-kernel): {}; this CPU runs: {}\n",
                      fmt::join(cpu_kernel_names(), ", "),
                      fmt::join(supported_cpu_kernel_names(), ", "));
@@ -150,6 +151,12 @@ class SimCommand final : public Command {
     }
     if (!quiet_ && !outcome.threads_note.empty())
       std::fputs(fmt::format("orrery sim: note: {}\n", outcome.threads_note).c_str(), stderr);
+    if (!quiet_ && !outcome.potential_method.empty() && outcome.potential_method != "pairs")
+      std::fputs(fmt::format("orrery sim: note: the potential energy W (and E) come from the "
+                             "engine's {}, not from an exact pair sum\n",
+                             outcome.potential_method)
+                     .c_str(),
+                 stderr);
     if (!quiet_)
       fmt::print("orrery sim: {} steps to t = {} on {} ({} kernel); {} snapshots in {}{}\n",
                  outcome.steps, outcome.time, outcome.backend, outcome.cpu_kernel,

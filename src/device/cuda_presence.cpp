@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "orrery/core/error.hpp"
 #if ORRERY_WITH_CUDA
@@ -31,8 +32,11 @@ void check_device_list(const std::vector<int>& devices, int present) {
       for (int d : devices) list += (list.empty() ? "" : ",") + std::to_string(d);
       throw ParameterError("devices", list, "each device number at most once");
     }
+  if (present == 0 && !devices.empty())
+    throw ParameterError("devices", fmt::format("{}", fmt::join(devices, ",")),
+                         "all (the default): there is no CUDA device here");
   for (int d : devices)
-    if (d < 0 || (present > 0 && d >= present))
+    if (d < 0 || d >= present)
       throw ParameterError("devices", fmt::format("{}", d),
                            present > 0 ? fmt::format("device numbers from 0 to {}, or all",
                                                      present - 1)

@@ -31,6 +31,16 @@ std::vector<ParamField<J>> make_fields() {
     e.choices = force_engine_names();
     f.push_back(std::move(e));
   }
+  f.push_back(real_field("theta",
+                         "tree engine: opening angle; a cell of size s is taken whole from "
+                         "distance d > s/theta (0 opens every cell)",
+                         &J::theta, RealRule::NonNegative));
+  {
+    auto m = text_field("multipole", "tree engine: order of a cell's far field", &J::multipole);
+    m.kind = ParamKind::Choice;
+    m.choices = multipole_names();
+    f.push_back(std::move(m));
+  }
   {
     auto i = text_field("integrator", "time integrator (orrery sim --list)", &J::integrator);
     i.kind = ParamKind::Choice;
@@ -55,17 +65,7 @@ std::vector<ParamField<J>> make_fields() {
                          precision_words({Precision::fp32, Precision::fp64, Precision::fp128})));
   f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
   add_backend_fields(f, &J::backend, &J::devices, &J::cpu_kernel,
-                     "where to compute the forces (no CUDA engine yet: auto runs on the CPU)");
-  // Device numbers would be ignored: no force engine runs on a CUDA device yet.
-  for (auto& d : f)
-    if (d.name == "devices")
-      d.set = [](J& p, const ParamValue& v) {
-        p.devices = parse_devices(std::get<std::string>(v));
-        if (!p.devices.empty())
-          throw ParameterError("devices", std::get<std::string>(v),
-                               "all (the default): there is no CUDA force engine yet, the sim "
-                               "runs on the CPU and would use no device");
-      };
+                     "where to compute the forces");
   f.push_back(text_field("out", "the run's folder: parameters, snapshots and checkpoints",
                          &J::out));
   f.push_back(flag_field("resume", "continue the run stored in --out from its last checkpoint",
@@ -84,8 +84,8 @@ std::vector<ParamField<J>> make_fields() {
 }
 
 // Parameters that define the run and are stored in its file.
-const char* kStored[] = {"scene",     "input",     "engine", "integrator",
-                         "dt",        "precision", "cpu-kernel"};
+const char* kStored[] = {"scene", "input",     "engine",     "theta",     "multipole",
+                         "integrator", "dt",   "precision", "cpu-kernel"};
 }  // namespace
 
 bool is_resumed_sim_setting(const std::string& name) {

@@ -31,8 +31,31 @@ namespace orrery {
 
 namespace {
 
-// Where `auto` computes the forces, and why.
-const char* const kAutoNote = "there is no CUDA force engine yet; computed on the CPU";
+// The engine's options from the job and the run's units.
+EngineOptions engine_options(const SimJob& job, double g, double softening) {
+  EngineOptions eo;
+  eo.g = g;
+  eo.softening = softening;
+  eo.threads = static_cast<int>(job.threads);
+  eo.cpu_kernel = job.cpu_kernel;
+  eo.backend = job.backend;
+  eo.devices = job.devices;
+  eo.theta = job.theta;
+  for (std::size_t i = 0; i < multipole_names().size(); ++i)
+    if (multipole_names()[i] == job.multipole) eo.multipole = static_cast<Multipole>(i);
+  return eo;
+}
+
+// Where the engine computes and how it gives W, for run.h5 and the outcome.
+struct EngineFacts {
+  std::string backend, note, potential_method;
+};
+
+template <class Real>
+EngineFacts facts_of(ForceEngine<Real>& engine, const EngineOptions& eo) {
+  return {engine.backend(), resolve_backend<Real>(eo, engine.name()).note,
+          engine.potential_energy_method()};
+}
 
 struct Plan {
   InitialConditions ic;  // for a new run
@@ -43,7 +66,7 @@ struct Plan {
 
 // Root attributes of run.h5: the job's stored parameters, the scene's parameters, and what the
 // numbers mean.
-void describe_run(hid_t root, const SimJob& job, const Plan& plan) {
+void describe_run(hid_t root, const SimJob& job, const Plan& plan, const EngineFacts& facts) {
   SimJob stored = job;
   stored.dt = plan.dt;
   stored.t_end = plan.t_end;
@@ -60,9 +83,9 @@ void describe_run(hid_t root, const SimJob& job, const Plan& plan) {
   h5::write_attribute(root, "softening", plan.ic.softening);
   h5::write_attribute(root, "units", plan.ic.units);
   h5::write_attribute(root, "frame", plan.ic.frame);
-  h5::write_attribute(root, "backend", std::string("cpu"));
-  if (job.backend == Backend::automatic)
-    h5::write_attribute(root, "backend_note", std::string(kAutoNote));
+  h5::write_attribute(root, "backend", facts.backend);
+  if (!facts.note.empty()) h5::write_attribute(root, "backend_note", facts.note);
+  h5::write_attribute(root, "energy_potential_method", facts.potential_method);
   h5::write_attribute(root, "N", static_cast<std::int64_t>(plan.ic.particles.size()));
   h5::write_attribute(root, "format", std::string("orrery run"));
   h5::write_attribute(root, "orrery_version", version());
@@ -80,11 +103,7 @@ SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& o
   // --every-time turns the count off.
   Plan plan = given_plan;
   if (job.every_time > 0) plan.every = 0;
-  EngineOptions eo;
-  eo.g = plan.ic.g;
-  eo.softening = plan.ic.softening;
-  eo.threads = static_cast<int>(job.threads);
-  eo.cpu_kernel = job.cpu_kernel;
+  const EngineOptions eo = engine_options(job, plan.ic.g, plan.ic.softening);
   SimClock clock;
   clock.t = plan.start_time;
   clock.dt = plan.dt;
@@ -94,13 +113,16 @@ SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& o
   const RunSettings settings{plan.t_end, plan.every, job.every_time, plan.checkpoint_every};
   // Made in a hidden folder, which appears under its name only with all three files in it.
   RunStore store = RunStore::create(job.out);
-  store.write_description([&](hid_t root) { describe_run(root, job, plan); }, initial);
+  const EngineFacts facts = facts_of(sim.engine(), eo);
+  store.write_description([&](hid_t root) { describe_run(root, job, plan, facts); }, initial);
   store.write_snapshot(0, sim.particles(), sim.clock(), initial, Drift{}, plan.t_end, {});
   store.write_checkpoint(
       Checkpoint<Real>{sim.particles(), sim.clock(), sim.stepper_state(), 1, settings, {}});
   store.publish();
   if (observer.snapshot) observer.snapshot(0, initial, Drift{});
-  return run_loop(sim, store, initial, 1, cadence_of(job, settings), {}, observer);
+  SimOutcome out = run_loop(sim, store, initial, 1, cadence_of(job, settings), {}, observer);
+  out.backend = facts.backend, out.note = facts.note, out.potential_method = facts.potential_method;
+  return out;
 }
 
 // `job` is the run's stored job with what this invocation gave (t-end, cadence, threads, ...).
@@ -140,16 +162,17 @@ SimOutcome resume(const SimJob& job, RunStore& store, const SimObserver& observe
   EngineOptions eo;
   {
     h5::Handle description = store.description();
-    eo.g = h5::read_attribute(description.id(), "G").reals.at(0);
-    eo.softening = h5::read_attribute(description.id(), "softening").reals.at(0);
+    eo = engine_options(job, h5::read_attribute(description.id(), "G").reals.at(0),
+                        h5::read_attribute(description.id(), "softening").reals.at(0));
   }
-  eo.threads = static_cast<int>(job.threads);
-  eo.cpu_kernel = job.cpu_kernel;
   Simulation<Real> sim(std::move(checkpoint.particles), make_force_engine<Real>(job.engine, eo),
                        make_array_stepper<Real>(job.integrator), checkpoint.clock);
   sim.load_stepper_state(checkpoint.stepper);
-  return run_loop(sim, store, store.initial_diagnostics(), checkpoint.next_snapshot,
-                  cadence_of(job, s), checkpoint.drift_warning, observer);
+  const EngineFacts facts = facts_of(sim.engine(), eo);
+  SimOutcome out = run_loop(sim, store, store.initial_diagnostics(), checkpoint.next_snapshot,
+                            cadence_of(job, s), checkpoint.drift_warning, observer);
+  out.backend = facts.backend, out.note = facts.note, out.potential_method = facts.potential_method;
+  return out;
 }
 
 template <class F>
@@ -166,12 +189,19 @@ SimOutcome dispatch(Precision p, F&& f) {
 // The sim's precision, backend and device choices, checked before any work.
 void check_run_choices(const SimJob& job) {
   check_precision(*find_field(sim_job_fields(), "precision"), job.precision);
-  if (job.backend == Backend::cuda)
-    throw ParameterError("--backend", "cuda",
-                         "cpu or auto: there is no CUDA force engine yet; the direct engine runs "
-                         "on the CPU");
+  if (!(job.theta >= 0 && job.theta < 2))
+    throw ParameterError("--theta", fmt::format("{}", job.theta),
+                         "an opening angle 0 <= theta < 2 (0 opens every cell)");
   try {
     check_devices_for_backend(job.backend, job.devices);
+    // cuda without a build, a device or for fp128 is refused now, before any scene is made.
+    EngineOptions where;
+    where.backend = job.backend;
+    where.devices = job.devices;
+    if (job.precision == Precision::fp128)
+      resolve_backend<float128>(where, job.engine);
+    else
+      resolve_backend<double>(where, job.engine);
   } catch (const ParameterError& e) {
     throw e.renamed("--" + e.parameter());
   }
@@ -194,9 +224,7 @@ void check_recorded_cpu_kernel(hid_t root, const std::string& run) {
 }
 
 SimOutcome described(SimOutcome outcome, const SimJob& job) {
-  outcome.backend = "cpu";
   outcome.cpu_kernel = job.cpu_kernel;
-  if (job.backend == Backend::automatic) outcome.note = kAutoNote;
   outcome.threads_note = cpu_threads_note(static_cast<int>(job.threads));
   return outcome;
 }
@@ -249,6 +277,10 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
       // The run's own parameters; any the user gave again must agree.
       for (const auto& f : sim_job_fields()) {
         if (!is_stored_sim_field(f.name)) continue;
+        // Runs made before the tree engine have no theta or multipole: they are direct runs,
+        // for which neither means anything.
+        if ((f.name == "theta" || f.name == "multipole") && !h5::has_attribute(root, f.name))
+          continue;
         const ParamValue in_file = read_param_attribute(root, f);
         const bool given_now =
             std::find(job.given.begin(), job.given.end(), f.name) != job.given.end();

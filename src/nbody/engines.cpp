@@ -22,6 +22,9 @@ constexpr double kMaxTheta = 2.0;
 // Bodies per leaf and targets per group: beyond this a walk's lists stop fitting any cache.
 constexpr int kMaxLeafOrGroup = 4096;
 
+// The engines that have a CUDA backend in this version.
+bool has_cuda_backend(std::string_view engine) { return engine == "direct"; }
+
 template <class Real>
 constexpr bool kRunsOnCuda = std::is_same_v<Real, float> || std::is_same_v<Real, double>;
 
@@ -52,8 +55,18 @@ const std::vector<std::string>& multipole_names() {
 std::vector<std::string> force_engine_names() { return {"direct", "tree"}; }
 
 template <class Real>
-ResolvedBackend resolve_backend(const EngineOptions& options) {
+ResolvedBackend resolve_backend(const EngineOptions& options, std::string_view engine) {
   if (options.backend == Backend::cpu) return {Backend::cpu, ""};
+  if (!has_cuda_backend(engine)) {
+    if (options.backend == Backend::cuda)
+      throw ParameterError("backend", "cuda",
+                           fmt::format("cpu or auto: the {} engine runs on the CPU only in this "
+                                       "version",
+                                       engine));
+    return {Backend::cpu, fmt::format("the {} engine runs on the CPU only in this version; "
+                                      "computed on the CPU",
+                                      engine)};
+  }
   std::string why;
   const int present = cuda_device_count(&why);
   check_device_list(options.devices, present);
@@ -81,7 +94,7 @@ std::unique_ptr<ForceEngine<Real>> make_force_engine(std::string_view name,
     throw ParameterError("engine", std::string(name),
                          fmt::format("one of: {}", fmt::join(force_engine_names(), ", ")));
   check_options(options);
-  const Backend backend = resolve_backend<Real>(options).backend;
+  const Backend backend = resolve_backend<Real>(options, name).backend;
 #if ORRERY_WITH_CUDA
   if constexpr (kRunsOnCuda<Real>) {
     if (backend == Backend::cuda) {
@@ -96,7 +109,7 @@ std::unique_ptr<ForceEngine<Real>> make_force_engine(std::string_view name,
 }
 
 #define ORRERY_INSTANTIATE(Real)                                                               \
-  template ResolvedBackend resolve_backend<Real>(const EngineOptions&);                        \
+  template ResolvedBackend resolve_backend<Real>(const EngineOptions&, std::string_view);                        \
   template std::unique_ptr<ForceEngine<Real>> make_force_engine<Real>(std::string_view,        \
                                                                       const EngineOptions&);
 ORRERY_INSTANTIATE(float)

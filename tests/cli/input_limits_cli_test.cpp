@@ -154,7 +154,7 @@ TEST(InputLimitsCli, HelpSaysWhatIsAcceptedAndBothFacesAgree) {
   expect_refused(run_cli({"sim", "--scene", "kepler", "--devices", "7", "--out", "r"},
                          dir.path()),
                  "--devices: 7 is not accepted (expected all (the default): there is no CUDA "
-                 "force engine yet");
+                 "device here");
   test::write_text(dir / "both.toml", "resolution = 8\nwidth = 4\n");
   expect_refused(run_cli({"map", "--config", "both.toml"}, dir.path()),
                  "key 'resolution': 8 is not accepted (expected no key 'width' beside it");

@@ -28,7 +28,7 @@ TEST(SimCli, RunsAScenePrintsTheTableAndResumes) {
   // --backend auto (the default) runs on the CPU, and the run says so.
   h5::Handle f = h5::open_file(run_description_path(dir / "run").string());
   EXPECT_EQ(h5::read_attribute(f.id(), "backend").text, "cpu");
-  EXPECT_NE(h5::read_attribute(f.id(), "backend_note").text.find("no CUDA force engine"),
+  EXPECT_NE(h5::read_attribute(f.id(), "backend_note").text.find("no CUDA backend"),
             std::string::npos);
 }
 
@@ -73,7 +73,7 @@ TEST(SimCli, RefusesBadInputWithoutTouchingFiles) {
       {{"--scene", "kepler", "--t-end", "-1"}, "--t-end: -1"},
       {{"--scene", "kepler", "--precision", "fp16"}, "--precision: fp16"},
       {{"--scene", "kepler", "--precision", "mixed"}, "--precision: mixed"},
-      {{"--scene", "kepler", "--backend", "cuda"}, "no CUDA force engine"},
+      {{"--scene", "kepler", "--backend", "cuda"}, "no CUDA backend"},
       {{"--scene", "kepler", "--backend", "cpu", "--devices", "0"}, "--devices: 0"},
       {{"--scene", "kepler", "--devices", "zero"}, "--devices: zero"},
       {{"--scene", "kepler", "--cpu-kernel", "neon"}, "--cpu-kernel: neon"},

@@ -25,6 +25,9 @@ struct SimJob {
   std::string scene;  // a scene name, or empty with `input`
   std::string input;  // a particle file (CSV or HDF5), a run's snapshot, or a run (its newest)
   std::string engine = "direct";
+  // The tree engine's opening angle and multipole order (nbody/engines.hpp).
+  double theta = 0.5;
+  std::string multipole = "quadrupole";
   std::string integrator = "leapfrog";
   double dt = 0.0;                                            // 0: the scene's
   double t_end = std::numeric_limits<double>::quiet_NaN();    // NaN: the scene's
@@ -33,8 +36,8 @@ struct SimJob {
   std::int64_t checkpoint_every = 0;  // steps between checkpoints; 0: at every snapshot
   Precision precision = Precision::fp64;
   std::int64_t threads = 0;  // 0: all cores
-  // Where the forces are computed. There is no CUDA force engine yet: cuda is refused, auto
-  // runs on the CPU, and `devices` (empty: all) is accepted for auto but unused.
+  // Where the forces are computed: cpu, cuda (the GPUs in `devices`, empty: all) or auto (CUDA
+  // when a device is present and the precision runs there).
   Backend backend = Backend::automatic;
   std::vector<int> devices;
   // The CPU engines' instruction-set variant; "" the widest this CPU runs. The run records
@@ -79,7 +82,8 @@ struct SimOutcome {
   bool stopped_early = false;  // by stop_after or a stop signal
   int signal = 0;              // the stop signal that stopped it, 0 if none
   bool drift_warning = false;  // the energy drift passed max_drift (now or before)
-  std::string backend;         // where the forces were computed ("cpu")
+  std::string backend;         // where the forces were computed ("cpu", "cuda:0", ...)
+  std::string potential_method;  // how W is computed: "pairs" or "tree potentials (...)"
   std::string cpu_kernel;      // the CPU kernel variant used (as recorded in the run)
   std::string note;            // e.g. why auto ran on the CPU
   std::string threads_note;    // why fewer threads ran than --threads asked for ("" if none)
