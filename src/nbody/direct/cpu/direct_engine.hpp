@@ -27,6 +27,7 @@ class DirectEngine final : public ForceEngine<Real> {
   void accelerations_and_potentials(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
                                     DeviceBuffer<Real>& phi) override;
   double potential_energy(const DeviceBuffer<Real>& x) override;
+  EngineTimings last_timings() const override { return timings_; }
 
  private:
   DirectSources<Real> sources(const DeviceBuffer<Real>& x) const;
@@ -39,7 +40,8 @@ class DirectEngine final : public ForceEngine<Real> {
   HostArrayDevice<Real> device_;
   const DirectKernel* kernel_;
   std::vector<Real> mass_;
-  std::vector<Real> half_eps2_;  // ε_i²/2, one per particle (all ε²/2 for a global ε)
+  std::vector<Real> half_eps2_;
+  EngineTimings timings_;  // ε_i²/2, one per particle (all ε²/2 for a global ε)
 };
 
 }  // namespace orrery::cpu

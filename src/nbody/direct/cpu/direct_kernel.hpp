@@ -33,12 +33,19 @@ template <class Real>
 using DirectPotentialRowsFn = void (*)(const DirectSources<Real>& s, std::size_t begin,
                                        std::size_t end, double* rows);
 
+// φ_i = −g Σ_{j≠i} m_j / √(r_ij² + ε_ij²) for targets [begin, end), each sum alone.
+template <class Real>
+using DirectPotentialsFn = void (*)(const DirectSources<Real>& s, Real g, std::size_t begin,
+                                    std::size_t end, Real* phi);
+
 struct DirectKernelOps {
   std::size_t block_f64, block_f32;  // targets one block holds in registers
   DirectAccelerationsFn<double> accelerations_f64;
   DirectAccelerationsFn<float> accelerations_f32;
   DirectPotentialRowsFn<double> potential_rows_f64;
   DirectPotentialRowsFn<float> potential_rows_f32;
+  DirectPotentialsFn<double> potentials_f64;
+  DirectPotentialsFn<float> potentials_f32;
 };
 
 struct DirectKernel {

@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "direct_kernel.hpp"
+#include "device/cpu/lane_inverse_sqrt.hpp"
 #include "orrery/core/compensated_sum.hpp"
 #include "orrery/core/simd.hpp"
 #include "orrery/physics/inverse_cube_refined.hpp"
@@ -266,6 +267,49 @@ void potential_rows(const DirectSources<R>& s, std::size_t begin, std::size_t en
   }
 }
 
+// Potentials: lanes along the sources with the target broadcast, 1/r from the refined estimate
+// (device/cpu/lane_inverse_sqrt.hpp); the target's own lane and lanes past n add nothing.
+template <class R>
+void potentials(const DirectSources<R>& s, R g, std::size_t begin, std::size_t end, R* phi) {
+  using V = Lanes<R>;
+  constexpr std::size_t W = V::size();
+  const std::size_t n = s.n;
+  const std::size_t full = n / W * W;
+  alignas(64) R pad[5][W];
+  for (std::size_t l = 0; full < n && l < W; ++l) {
+    const std::size_t j = full + l < n ? full + l : n - 1;
+    pad[0][l] = s.x[j], pad[1][l] = s.y[j], pad[2][l] = s.z[j];
+    pad[3][l] = s.half_eps2[j], pad[4][l] = s.mass[j];
+  }
+  const V lane([](auto l) { return static_cast<R>(static_cast<int>(l)); });
+  for (std::size_t i = begin; i < end; ++i) {
+    const V xi(s.x[i]), yi(s.y[i]), zi(s.z[i]), hi(s.half_eps2[i]);
+    V sum(R(0));
+    for (std::size_t j = 0; j < n; j += W) {
+      V x, y, z, h, m;
+      if (j < full) {
+        x.copy_from(s.x + j, stdx::element_aligned);
+        y.copy_from(s.y + j, stdx::element_aligned);
+        z.copy_from(s.z + j, stdx::element_aligned);
+        h.copy_from(s.half_eps2 + j, stdx::element_aligned);
+        m.copy_from(s.mass + j, stdx::element_aligned);
+      } else {
+        x.copy_from(pad[0], stdx::vector_aligned);
+        y.copy_from(pad[1], stdx::vector_aligned);
+        z.copy_from(pad[2], stdx::vector_aligned);
+        h.copy_from(pad[3], stdx::vector_aligned);
+        m.copy_from(pad[4], stdx::vector_aligned);
+      }
+      const V dx = x - xi, dy = y - yi, dz = z - zi;
+      V term = m * lane_inverse_sqrt<R>(softened_distance2(dx, dy, dz, hi + h));
+      if (i >= j && i < j + W) stdx::where(lane == V(static_cast<R>(i - j)), term) = V(R(0));
+      if (j + W > n) stdx::where(lane >= V(static_cast<R>(n - j)), term) = V(R(0));
+      sum += term;
+    }
+    phi[i] = -g * stdx::reduce(sum);
+  }
+}
+
 }  // namespace
 
 extern const DirectKernelOps direct_kernel_ops;
@@ -273,6 +317,7 @@ const DirectKernelOps direct_kernel_ops{
     kBlocks * Lanes<double>::size(), kBlocks * Lanes<float>::size(),
     accelerations<double>,           accelerations<float>,
     potential_rows<double>,          potential_rows<float>,
+    potentials<double>,              potentials<float>,
 };
 
 }  // namespace orrery::cpu::ORRERY_CPU_KERNEL

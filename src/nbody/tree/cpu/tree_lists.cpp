@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "device/cpu/lane_inverse_sqrt.hpp"
 #include "orrery/core/simd.hpp"
 #include "orrery/physics/multipole.hpp"
 #include "orrery/physics/softened_pair.hpp"
@@ -25,35 +26,6 @@ namespace {
 
 template <class R>
 using Lanes = stdx::native_simd<R>;
-
-// One Newton step for 1/√r²: y ← y + y/2 · (1 − r² y²), squaring the relative error.
-template <class V>
-V newton_inverse_sqrt(const V& r2, const V& y) {
-  const V e = mul_add(-r2, y * y, V(1));
-  return mul_add(y * V(0.5f), e, y);
-}
-
-// 1/√r² per lane, 0 where r² = 0.
-template <class R>
-Lanes<R> inverse_sqrt(const Lanes<R>& r2) {
-  using V = Lanes<R>;
-  V y;
-#if defined(__AVX512F__)
-  if constexpr (std::is_same_v<R, double>)  // 2⁻¹⁴ → 2⁻²⁸ → below 2⁻⁵³
-    y = newton_inverse_sqrt(r2, newton_inverse_sqrt(r2, V(_mm512_rsqrt14_pd(static_cast<__m512d>(r2)))));
-  else  // 2⁻¹⁴ → below 2⁻²⁴
-    y = newton_inverse_sqrt(r2, V(_mm512_rsqrt14_ps(static_cast<__m512>(r2))));
-#elif defined(__AVX2__)
-  if constexpr (std::is_same_v<R, float>)  // 1.5·2⁻¹² → ~2⁻²³
-    y = newton_inverse_sqrt(r2, V(_mm256_rsqrt_ps(static_cast<__m256>(r2))));
-  else
-    y = V(1) / stdx::sqrt(r2);
-#else
-  y = V(1) / stdx::sqrt(r2);
-#endif
-  stdx::where(r2 <= V(0), y) = V(0);
-  return y;
-}
 
 template <class R>
 R sum_lanes(const Lanes<R>& v) {
@@ -76,7 +48,7 @@ void lists(const GroupTargets<R>& t, const SourceList<R>& bodies, const SourceLi
       m.copy_from(&bodies.mass[j], stdx::element_aligned);
       h.copy_from(&bodies.half_eps2[j], stdx::element_aligned);
       const V dx = x - tx, dy = y - ty, dz = z - tz;
-      const V inv_r = inverse_sqrt<R>(softened_distance2(dx, dy, dz, th + h));
+      const V inv_r = lane_inverse_sqrt<R>(softened_distance2(dx, dy, dz, th + h));
       accumulate_monopole(dx, dy, dz, inv_r, m, sx, sy, sz, sp);
     }
     for (std::size_t j = 0; j < cells.size; j += W) {
@@ -87,7 +59,7 @@ void lists(const GroupTargets<R>& t, const SourceList<R>& bodies, const SourceLi
       m.copy_from(&cells.mass[j], stdx::element_aligned);
       h.copy_from(&cells.half_eps2[j], stdx::element_aligned);
       const V dx = x - tx, dy = y - ty, dz = z - tz;
-      const V inv_r = inverse_sqrt<R>(softened_distance2(dx, dy, dz, th + h));
+      const V inv_r = lane_inverse_sqrt<R>(softened_distance2(dx, dy, dz, th + h));
       accumulate_monopole(dx, dy, dz, inv_r, m, sx, sy, sz, sp);
       if (quadrupole) {
         Quadrupole<V> q;

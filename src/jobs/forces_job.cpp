@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+#include "orrery/jobs/forces_job.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "jobs/sim_settings.hpp"
+#include "orrery/core/error.hpp"
+#include "orrery/core/float128.hpp"
+#include "orrery/core/version.hpp"
+#include "orrery/io/hdf5_file.hpp"
+#include "orrery/io/output_path.hpp"
+#include "orrery/io/output_set.hpp"
+#include "orrery/jobs/compute_fields.hpp"
+#include "orrery/nbody/coinciding_particles.hpp"
+#include "orrery/nbody/engines.hpp"
+
+namespace orrery {
+
+namespace {
+
+using J = ForcesJob;
+
+std::vector<ParamField<J>> make_fields() {
+  std::vector<ParamField<J>> f;
+  f.push_back(text_field("input", "particle file (CSV or HDF5), a run's snapshot, or a run",
+                         &J::input));
+  {
+    auto e = text_field("engine", "force engine", &J::engine);
+    e.kind = ParamKind::Choice;
+    e.choices = force_engine_names();
+    f.push_back(std::move(e));
+  }
+  add_backend_fields(f, &J::backend, &J::devices, &J::cpu_kernel, "where to compute the forces");
+  f.push_back(enum_field("precision", "floating-point type of positions and arithmetic",
+                         &J::precision,
+                         precision_words({Precision::fp32, Precision::fp64, Precision::fp128})));
+  f.push_back(real_field("theta", "tree engine: opening angle (0 opens every cell)", &J::theta,
+                         RealRule::NonNegative));
+  {
+    auto m = text_field("multipole", "tree engine: order of a cell's far field", &J::multipole);
+    m.kind = ParamKind::Choice;
+    m.choices = multipole_names();
+    f.push_back(std::move(m));
+  }
+  f.push_back(real_field("softening", "Plummer softening length (default: the file's, else 0)",
+                         &J::softening, RealRule::NonNegative));
+  f.push_back(real_field("G", "gravitational constant (default: the file's, else 1)", &J::g,
+                         RealRule::Positive));
+  f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
+  f.push_back(integer_field("repeat", "evaluations to time; the median is reported", &J::repeat,
+                            1, 1000000));
+  f.push_back(text_field("out", "HDF5 file for the accelerations and potentials", &J::out));
+  f.push_back(flag_field("overwrite", "replace --out where it exists", &J::overwrite));
+  f.push_back(flag_field("quiet", "no summary", &J::quiet));
+  return f;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+template <class Real>
+ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, const EngineOptions& eo) {
+  const Particles<double>& p = ic.particles;
+  const std::size_t n = p.size();
+  auto engine = make_force_engine<Real>(job.engine, eo);
+  std::vector<Real> x(3 * n), m(p.mass.begin(), p.mass.end()),
+      eps(p.softening.begin(), p.softening.end());
+  std::copy(p.x.begin(), p.x.end(), x.begin());
+  std::copy(p.y.begin(), p.y.end(), x.begin() + static_cast<std::ptrdiff_t>(n));
+  std::copy(p.z.begin(), p.z.end(), x.begin() + static_cast<std::ptrdiff_t>(2 * n));
+  ArrayDevice<Real>& device = engine->device();
+  auto xd = device.allocate(3 * n), ad = device.allocate(3 * n), pd = device.allocate(n);
+  engine->set_bodies(m, eps);
+  std::vector<double> total, upload, build, force;
+  for (std::int64_t k = 0; k < job.repeat; ++k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    device.copy_to_device(x, xd);
+    const double copy = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    engine->accelerations_and_potentials(xd, ad, pd);
+    std::vector<Real> a(3 * n), phi(n);
+    device.copy_to_host(ad, a);
+    device.copy_to_host(pd, phi);
+    total.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    const EngineTimings t = engine->last_timings();
+    upload.push_back(copy + t.upload);
+    build.push_back(t.build);
+    force.push_back(t.force);
+    if (k + 1 < job.repeat) continue;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!std::isfinite(static_cast<double>(a[i])) || !std::isfinite(static_cast<double>(a[n + i])) ||
+          !std::isfinite(static_cast<double>(a[2 * n + i])) || !std::isfinite(static_cast<double>(phi[i])))
+        throw RunError(fmt::format("forces: a non-finite acceleration or potential for body {} "
+                                   "(softening {} is too small for bodies this close?)",
+                                   i, eo.softening));
+    // Rows in the file's order: a[i] = (a_x, a_y, a_z).
+    std::vector<double> rows(3 * n), potential(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (int k3 = 0; k3 < 3; ++k3) rows[3 * i + k3] = static_cast<double>(a[k3 * n + i]);
+      potential[i] = static_cast<double>(phi[i]);
+    }
+    h5::Handle file = h5::create_memory_file(job.out);
+    const hsize_t dims2[2] = {n, 3}, dims1[1] = {n};
+    h5::write_dataset<double>(file.id(), "acceleration", rows, dims2);
+    h5::write_dataset<double>(file.id(), "potential", potential, dims1);
+    std::vector<std::uint64_t> ids = p.id;
+    if (ids.size() != n)
+      for (std::size_t i = ids.size(); i < n; ++i) ids.push_back(i);
+    h5::write_dataset<std::uint64_t>(file.id(), "id", ids, dims1);
+    const hid_t root = file.id();
+    h5::write_attribute(root, "format", std::string("orrery forces"));
+    h5::write_attribute(root, "engine", job.engine);
+    h5::write_attribute(root, "backend", engine->backend());
+    h5::write_attribute(root, "precision", to_string(job.precision));
+    h5::write_attribute(root, "theta", job.theta);
+    h5::write_attribute(root, "multipole", job.multipole);
+    h5::write_attribute(root, "G", eo.g);
+    h5::write_attribute(root, "softening", eo.softening);
+    h5::write_attribute(root, "N", static_cast<std::int64_t>(n));
+    h5::write_attribute(root, "input", job.input);
+    h5::write_attribute(root, "seconds_median", median(total));
+    h5::write_attribute(root, "orrery_version", version());
+    write_file_atomically(job.out, h5::file_image(file.id()));
+  }
+  ForcesOutcome out;
+  out.n = n;
+  out.engine = job.engine;
+  out.backend = engine->backend();
+  out.note = resolve_backend<Real>(eo, job.engine).note;
+  out.median_seconds = median(total);
+  out.median_parts = {median(upload), median(build), median(force)};
+  const double pass = out.median_parts.force > 0 ? out.median_parts.force : out.median_seconds;
+  if (job.engine == "direct" && pass > 0)
+    out.interactions_per_second =
+        static_cast<double>(n) * static_cast<double>(n > 0 ? n - 1 : 0) / pass;
+  return out;
+}
+
+}  // namespace
+
+const std::vector<ParamField<ForcesJob>>& forces_job_fields() {
+  static const auto fields = make_fields();
+  return fields;
+}
+
+ForcesOutcome run_forces_job(const ForcesJob& job) {
+  if (job.input.empty()) throw ParameterError("--input", "", "a particle file, snapshot or run");
+  if (job.out.empty()) throw ParameterError("--out", "", "an HDF5 file to write");
+  check_precision(*find_field(forces_job_fields(), "precision"), job.precision);
+  check_output_path("--out", job.out);
+  check_output_is_not_input("--out", job.out, "--input", job.input);
+  std::error_code ec;
+  if (!job.overwrite && std::filesystem::exists(job.out, ec))
+    throw ParameterError("--out", job.out,
+                         "a file that does not exist yet (add --overwrite to replace it)");
+  EngineOptions eo;
+  eo.threads = static_cast<int>(job.threads);
+  eo.cpu_kernel = job.cpu_kernel;
+  eo.backend = job.backend;
+  eo.devices = job.devices;
+  eo.theta = job.theta;
+  for (std::size_t i = 0; i < multipole_names().size(); ++i)
+    if (multipole_names()[i] == job.multipole) eo.multipole = static_cast<Multipole>(i);
+  try {
+    check_devices_for_backend(job.backend, job.devices);
+    if (job.precision == Precision::fp128)
+      resolve_backend<float128>(eo, job.engine);
+    else
+      resolve_backend<double>(eo, job.engine);
+  } catch (const ParameterError& e) {
+    throw e.renamed("--" + e.parameter());
+  }
+  SimJob as_sim;
+  as_sim.input = job.input;
+  const InitialConditions ic = read_sim_input(as_sim).ic;
+  ForcesOutcome facts;
+  eo.g = std::isnan(job.g) ? ic.g : job.g;
+  facts.g_from = std::isnan(job.g) ? "the file (or 1)" : "--G";
+  eo.softening = std::isnan(job.softening) ? ic.softening : job.softening;
+  facts.softening_from = std::isnan(job.softening) ? "the file (or 0)" : "--softening";
+  check_no_coinciding_particles(ic.particles, eo.softening, job.precision,
+                                "'" + job.input + "'");
+  ForcesOutcome out;
+  switch (job.precision) {
+    case Precision::fp32: out = evaluate<float>(job, ic, eo); break;
+    case Precision::fp128: out = evaluate<float128>(job, ic, eo); break;
+    default: out = evaluate<double>(job, ic, eo); break;
+  }
+  out.g = eo.g, out.softening = eo.softening;
+  out.g_from = facts.g_from, out.softening_from = facts.softening_from;
+  return out;
+}
+
+}  // namespace orrery
