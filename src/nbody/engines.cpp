@@ -97,10 +97,7 @@ std::unique_ptr<ForceEngine<Real>> make_force_engine(std::string_view name,
   const Backend backend = resolve_backend<Real>(options, name).backend;
 #if ORRERY_WITH_CUDA
   if constexpr (kRunsOnCuda<Real>) {
-    if (backend == Backend::cuda) {
-      return name == "direct" ? cuda::make_direct_engine<Real>(options)
-                              : cuda::make_tree_engine<Real>(options);
-    }
+    if (backend == Backend::cuda) return cuda::make_direct_engine<Real>(options);
   }
 #endif
   (void)backend;

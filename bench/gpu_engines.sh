@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The force engines on the lent GPU machine, in one call (bench/README.md): build with CUDA, run
+# the engine tests (CUDA against long-double sums and the CPU), count the direct kernel's
+# instructions per interaction (its limit), benchmark the CUDA direct engine and the CPU tree, and
+# run `orrery forces` and `orrery sim` end to end on the GPU. Outputs in $OUT (default ./gpu-out).
+set -uo pipefail
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/engines.log") 2>&1
+cd "$(dirname "$0")/.."
+echo "== machine"; nvidia-smi -L; nproc
+if [ -d .debs ]; then
+  mkdir -p /tmp/debs && for f in .debs/*.deb; do dpkg -x "$f" /tmp/debs; done
+  toml="-Dtomlplusplus_DIR=/tmp/debs/usr/lib/x86_64-linux-gnu/cmake/tomlplusplus"
+  export LD_LIBRARY_PATH=/tmp/debs/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+fi
+echo "== build"
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DORRERY_CUDA=ON ${toml:-} > "$OUT/cmake.log" 2>&1 \
+  || { tail -30 "$OUT/cmake.log"; exit 1; }
+cmake --build build-gpu -j "$(nproc)" 2>&1 | grep -E "error|FAILED" | head -40
+[ -x build-gpu/bin/orrery_tests ] || { echo "build failed"; exit 1; }
+echo "== engine tests on the GPU"
+timeout 300 ./build-gpu/bin/orrery_tests \
+  --gtest_filter='CudaDirect*:CudaArray*:EngineSuite.*:IntegratorsOverEngines.*:ForcesCli.*' 2>&1 \
+  | grep -E "^\[ (  FAILED|  PASSED|  SKIPPED|       OK) |Failure|Expected|Which|actual|trace" | head -60
+echo "== direct kernel: instructions per interaction and limit"
+# H100 SXM and H200 both have 132 SMs; the clock is the card's maximum SM clock.
+sm_count=132
+clock_mhz=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | head -1)
+cuobjdump -sass build-gpu/src/CMakeFiles/orrery.dir/nbody/direct/cuda/direct_cuda_kernel.cu.o > "$OUT/direct.sass" 2>&1
+python3 bench/sass_direct_count.py "$OUT/direct.sass" "$sm_count" "${clock_mhz}e6" | tee "$OUT/direct_limit.json"
+echo "== benchmarks"
+timeout 200 ./build-gpu/bin/orrery_bench --benchmark_filter='direct/cuda|tree/cpu/fp32/100000/0' \
+  --benchmark_out="$OUT/engines_bench.json" --benchmark_out_format=json --benchmark_format=console 2>&1 | grep -E "/|Run on" | head -30
+echo "== orrery forces and sim on the GPU"
+cd /tmp && rm -rf e2e && mkdir e2e && cd e2e
+O=$OLDPWD/build-gpu/bin/orrery
+$O sim --scene plummer --n 100000 --t-end 1e-4 --dt 1e-4 --out p --quiet --backend cpu --engine tree
+for p in fp32 fp64; do $O forces --input p/snapshot_000000.h5 --backend cuda --precision $p --repeat 5 --out direct-$p.h5; done
+$O forces --input p/snapshot_000000.h5 --engine tree --backend cpu --precision fp32 --threads 2 --repeat 5 --out tree.h5
+python3 -c "
+import h5py, numpy as np
+d=h5py.File('direct-fp64.h5')['acceleration'][:]
+for f in ['direct-fp32.h5','tree.h5']:
+    a=h5py.File(f)['acceleration'][:]; e=np.linalg.norm(a-d,axis=1)/np.linalg.norm(d,axis=1)
+    print(f, 'vs CUDA direct fp64: median %.3g, p99 %.3g' % (np.median(e), np.percentile(e,99)))
+" 2>&1
+/usr/bin/time -f "sim wall %e s" $O sim --scene plummer --n 50000 --backend cuda --dt 0.001 --t-end 0.05 --every 25 --out g --quiet
+$O sim --scene plummer --n 50000 --backend cuda --dt 0.001 --t-end 0.05 --every 25 --out g2 2>&1 | tail -4
+ls -la "$OUT"

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""The limit of the CUDA direct kernel from its own instructions (cuobjdump -sass of
+direct_cuda_kernel.cu.o): for each direct_tiles instantiation without potentials or own
+softening, the loop with the most reciprocal square roots (the unrolled sweep of a full tile) is
+found; its instructions per interaction, by pipe, give the cycles one warp scheduler spends per
+32 interactions: issue (every instruction, one per cycle), fp64 (D* opcodes, two cycles each on a
+scheduler's 16 fp64 lanes) and MUFU (eight cycles each on its 4 lanes). The limit is
+  SMs x 4 schedulers x clock x 32 / max(issue, fp64, mufu) interactions/s.
+Usage: sass_direct_count.py FILE.sass SMS CLOCK_HZ   (prints one JSON line per precision)
+"""
+import json
+import re
+import sys
+
+text = open(sys.argv[1]).read()
+sms, clock = int(sys.argv[2]), float(sys.argv[3])
+line_re = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z0-9_.]+)([^;]*);")
+for fn in re.split(r"\n\s*Function : ", text)[1:]:
+    name = fn.split("\n", 1)[0].strip()
+    m = re.search(r"direct_tiles(If|Id)Lb0ELb0E", name)
+    if not m:
+        continue
+    precision = "fp32" if m.group(1) == "If" else "fp64"
+    insts = [(int(a, 16), op, args) for a, _, op, args in line_re.findall(fn)]
+    best = None
+    for addr, op, args in insts:
+        if not op.startswith("BRA"):
+            continue
+        t = re.search(r"0x([0-9a-f]+)", args)
+        if not t or int(t.group(1), 16) > addr:
+            continue
+        body = [o for a, o, _ in insts if int(t.group(1), 16) <= a <= addr]
+        rsq = sum(1 for o in body if o.startswith("MUFU.RSQ"))
+        if rsq and (best is None or rsq > best[0]):
+            best = (rsq, body)
+    if not best:
+        continue
+    rsq, body = best
+    issue = len(body) / rsq
+    fp64 = 2 * sum(1 for o in body if re.match(r"D(FMA|ADD|MUL|SETP|MNMX)", o)) / rsq
+    mufu = 8 * sum(1 for o in body if o.startswith("MUFU")) / rsq
+    limit = sms * 4 * clock * 32 / max(issue, fp64, mufu)
+    print(json.dumps({"precision": precision, "instructions_per_interaction": round(issue, 2),
+                      "fp64_cycles": round(fp64, 2), "mufu_cycles": round(mufu, 2),
+                      "limit_interactions_per_second": limit}))

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+#include "nbody/direct/cuda/direct_cuda_engine.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "device/cuda/cuda_check.hpp"
+#include "device/cuda/device_info.hpp"
+#include "nbody/direct/cuda/direct_cuda_launch.hpp"
+#include "nbody/engine_factories.hpp"
+#include "orrery/core/error.hpp"
+#include "orrery/nbody/potential_sum.hpp"
+
+namespace orrery::cuda {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+template <class Real>
+DirectCudaEngine<Real>::DirectCudaEngine(const EngineOptions& options) : options_(options) {
+  devices_ = options.devices;
+  if (devices_.empty())
+    for (int d = 0; d < device_count(); ++d) devices_.push_back(d);
+  if (devices_.empty()) throw RunError("the CUDA direct engine found no CUDA device");
+  device_ = std::make_unique<CudaArrayDevice<Real>>(devices_.front());
+  for (std::size_t k = 0; k < devices_.size(); ++k) {
+    auto s = std::make_unique<Share>();
+    s->device = devices_[k];
+    ORRERY_CUDA_CHECK(cudaSetDevice(s->device), "selecting a device for the direct engine");
+    ORRERY_CUDA_CHECK(cudaDeviceGetAttribute(&s->sms, cudaDevAttrMultiProcessorCount, s->device),
+                      "asking a device's multiprocessor count");
+    if (k == 0) {
+      s->stream = device_->stream();
+    } else {
+      ORRERY_CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking),
+                        "creating a stream for the direct engine");
+      int can = 0;  // peer access speeds the copies where the hardware has it
+      cudaDeviceCanAccessPeer(&can, s->device, devices_.front());
+      if (can) cudaDeviceEnablePeerAccess(devices_.front(), 0), cudaGetLastError();
+    }
+    shares_.push_back(std::move(s));
+  }
+  ORRERY_CUDA_CHECK(cudaSetDevice(devices_.front()), "selecting the engine's first device");
+}
+
+template <class Real>
+DirectCudaEngine<Real>::~DirectCudaEngine() {
+  for (std::size_t k = 1; k < shares_.size(); ++k)
+    if (shares_[k]->stream) cudaStreamDestroy(shares_[k]->stream);
+}
+
+template <class Real>
+std::string DirectCudaEngine<Real>::backend() const {
+  return fmt::format("cuda:{}", fmt::join(devices_, ","));
+}
+
+template <class Real>
+void DirectCudaEngine<Real>::set_bodies(std::span<const Real> mass, std::span<const Real> softening) {
+  if (!softening.empty() && softening.size() != mass.size())
+    throw InputError(fmt::format("direct engine: {} softening lengths for {} bodies",
+                                 softening.size(), mass.size()));
+  n_ = mass.size();
+  mass_host_.assign(mass.begin(), mass.end());
+  own_softening_ = !softening.empty();
+  std::vector<Real> half(own_softening_ ? n_ : 0);
+  for (std::size_t i = 0; i < half.size(); ++i) half[i] = softening[i] * softening[i] * Real(0.5);
+  // Targets in shares of whole tiles, in proportion to the devices' multiprocessors.
+  std::size_t total_sms = 0;
+  for (auto& s : shares_) total_sms += static_cast<std::size_t>(s->sms);
+  const std::size_t tiles = (n_ + kDirectTile - 1) / kDirectTile;
+  std::size_t sms_before = 0;
+  for (auto& s : shares_) {
+    s->begin = std::min(n_, tiles * sms_before / total_sms * kDirectTile);
+    sms_before += static_cast<std::size_t>(s->sms);
+    s->end = std::min(n_, tiles * sms_before / total_sms * kDirectTile);
+    ORRERY_CUDA_CHECK(cudaSetDevice(s->device), "selecting a device for the direct engine");
+    auto upload = [&](DeviceArray<Real>& dst, const Real* src, std::size_t count) {
+      Real* p = dst.reserve(count);
+      ORRERY_CUDA_CHECK(cudaMemcpy(p, src, count * sizeof(Real), cudaMemcpyHostToDevice),
+                        "copying the bodies to a device");
+    };
+    upload(s->mass, mass_host_.data(), n_);
+    if (own_softening_) upload(s->half_eps2, half.data(), n_);
+    s->x.reserve(3 * n_);
+    const std::size_t m = s->end - s->begin;
+    s->results.reserve(4 * m);
+    const int slices = direct_slices(m, n_, s->sms);
+    s->partial.reserve(slices > 1 ? 4 * m * static_cast<std::size_t>(slices) : 1);
+  }
+  ORRERY_CUDA_CHECK(cudaSetDevice(devices_.front()), "selecting the engine's first device");
+}
+
+template <class Real>
+void DirectCudaEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi) {
+  if (x.size() < 3 * n_)
+    throw InputError(fmt::format("direct engine: positions hold {} values for {} bodies (3N expected)",
+                                 x.size(), n_));
+  const auto t0 = std::chrono::steady_clock::now();
+  const int first = devices_.front();
+  for (std::size_t k = 0; k < shares_.size(); ++k) {
+    Share& s = *shares_[k];
+    if (s.end <= s.begin) continue;
+    ORRERY_CUDA_CHECK(cudaSetDevice(s.device), "selecting a device for the direct engine");
+    const Real* xs = x.data();
+    if (k > 0) {
+      ORRERY_CUDA_CHECK(cudaMemcpyPeerAsync(s.x.get(), s.device, x.data(), first,
+                                            3 * n_ * sizeof(Real), s.stream),
+                        "copying positions between devices");
+      xs = s.x.get();
+    }
+    const std::size_t m = s.end - s.begin;
+    DirectPass<Real> p{};
+    p.x = xs, p.y = xs + n_, p.z = xs + 2 * n_;
+    p.mass = s.mass.get();
+    p.half_eps2 = own_softening_ ? s.half_eps2.get() : nullptr;
+    p.global_eps2 = static_cast<Real>(options_.softening * options_.softening);
+    p.g = static_cast<Real>(options_.g);
+    p.n = n_, p.begin = s.begin, p.end = s.end;
+    Real* r = k == 0 ? nullptr : s.results.get();
+    if (k == 0) {  // straight into the caller's arrays
+      p.ax = a + s.begin, p.ay = a + n_ + s.begin, p.az = a + 2 * n_ + s.begin;
+      p.phi = phi ? phi + s.begin : nullptr;
+    } else {
+      p.ax = r, p.ay = r + m, p.az = r + 2 * m, p.phi = phi ? r + 3 * m : nullptr;
+    }
+    p.slices = direct_slices(m, n_, s.sms);
+    p.partial = s.partial.get();
+    launch_direct_pass(p, s.stream);
+    if (k > 0)
+      for (int c = 0; c < (phi ? 4 : 3); ++c) {
+        Real* dst = c < 3 ? a + c * n_ + s.begin : phi + s.begin;
+        ORRERY_CUDA_CHECK(cudaMemcpyPeerAsync(dst, first, r + c * m, s.device, m * sizeof(Real),
+                                              s.stream),
+                          "copying results between devices");
+      }
+  }
+  for (auto& s : shares_) {
+    ORRERY_CUDA_CHECK(cudaSetDevice(s->device), "selecting a device for the direct engine");
+    ORRERY_CUDA_CHECK(cudaStreamSynchronize(s->stream), "the direct gravity pass");
+  }
+  ORRERY_CUDA_CHECK(cudaSetDevice(first), "selecting the engine's first device");
+  timings_ = {0.0, 0.0, seconds_since(t0)};
+}
+
+template <class Real>
+void DirectCudaEngine<Real>::accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) {
+  evaluate(x, a.data(), nullptr);
+}
+
+template <class Real>
+void DirectCudaEngine<Real>::accelerations_and_potentials(const DeviceBuffer<Real>& x,
+                                                          DeviceBuffer<Real>& a,
+                                                          DeviceBuffer<Real>& phi) {
+  evaluate(x, a.data(), phi.data());
+}
+
+template <class Real>
+double DirectCudaEngine<Real>::potential_energy(const DeviceBuffer<Real>& x) {
+  // W = ½ Σ m_i φ_i from the exact pair sums φ_i, added with compensation on the host.
+  if (scratch_.size() < 4 * n_) scratch_ = device_->allocate(4 * n_);
+  evaluate(x, scratch_.data(), scratch_.data() + 3 * n_);
+  std::vector<Real> host(4 * n_);
+  device_->copy_to_host(scratch_, host);
+  return potential_energy_from_potentials<Real>(mass_host_,
+                                                std::span<const Real>(host.data() + 3 * n_, n_));
+}
+
+template class DirectCudaEngine<float>;
+template class DirectCudaEngine<double>;
+
+template <class Real>
+std::unique_ptr<ForceEngine<Real>> make_direct_engine(const EngineOptions& options) {
+  return std::make_unique<DirectCudaEngine<Real>>(options);
+}
+template std::unique_ptr<ForceEngine<float>> make_direct_engine<float>(const EngineOptions&);
+template std::unique_ptr<ForceEngine<double>> make_direct_engine<double>(const EngineOptions&);
+
+}  // namespace orrery::cuda

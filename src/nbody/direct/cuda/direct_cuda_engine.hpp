@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// The direct all-pairs engine on CUDA (direct_cuda_kernel.cu), on every GPU of `devices` (all
+// when empty): each device holds every body and sums a contiguous share of the targets; the
+// first device holds the simulation's arrays (CudaArrayDevice), so a run's state stays on it
+// between steps, and positions travel to the others by peer copies once per evaluation.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "device/cuda/cuda_array_device.hpp"
+#include "device/cuda/memory.hpp"
+#include "orrery/nbody/engines.hpp"
+
+namespace orrery::cuda {
+
+template <class Real>
+class DirectCudaEngine final : public ForceEngine<Real> {
+ public:
+  explicit DirectCudaEngine(const EngineOptions& options);
+  ~DirectCudaEngine() override;
+
+  std::string name() const override { return "direct"; }
+  std::string backend() const override;
+  ArrayDevice<Real>& device() override { return *device_; }
+  void set_bodies(std::span<const Real> mass, std::span<const Real> softening) override;
+  void accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) override;
+  void accelerations_and_potentials(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
+                                    DeviceBuffer<Real>& phi) override;
+  double potential_energy(const DeviceBuffer<Real>& x) override;
+  EngineTimings last_timings() const override { return timings_; }
+
+ private:
+  // One device's share: its copies of the bodies (all but the first device) and its results.
+  struct Share {
+    int device = 0;
+    int sms = 0;
+    cudaStream_t stream = nullptr;
+    std::size_t begin = 0, end = 0;
+    DeviceArray<Real> x, mass, half_eps2, results, partial;
+  };
+  void evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi);
+
+  EngineOptions options_;
+  std::vector<int> devices_;
+  std::unique_ptr<CudaArrayDevice<Real>> device_;
+  std::vector<std::unique_ptr<Share>> shares_;
+  std::size_t n_ = 0;
+  bool own_softening_ = false;
+  DeviceBuffer<Real> scratch_;  // a and φ for potential_energy
+  std::vector<Real> mass_host_;
+  EngineTimings timings_;
+};
+
+}  // namespace orrery::cuda
