@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The limit of the CUDA direct kernel from its own instructions (cuobjdump -sass of
 direct_cuda_kernel.cu.o): for each direct_tiles instantiation without potentials or own
-softening, the loop with the most reciprocal square roots (the unrolled sweep of a full tile) is
-found; its instructions per interaction, by pipe, give the cycles one warp scheduler spends per
+softening, the shortest loop holding at least 8 reciprocal square roots (the unrolled sweep of a
+full tile) is found; its instructions per interaction, by pipe, give the cycles one warp scheduler spends per
 32 interactions: issue (every instruction, one per cycle), fp64 (D* opcodes, two cycles each on a
 scheduler's 16 fp64 lanes) and MUFU (eight cycles each on its 4 lanes). The limit is
   SMs x 4 schedulers x clock x 32 / max(issue, fp64, mufu) interactions/s.
@@ -31,7 +31,8 @@ for fn in re.split(r"\n\s*Function : ", text)[1:]:
             continue
         body = [o for a, o, _ in insts if int(t.group(1), 16) <= a <= addr]
         rsq = sum(1 for o in body if o.startswith("MUFU.RSQ"))
-        if rsq and (best is None or rsq > best[0]):
+        # The innermost loop of the unrolled sweep: the shortest that holds many interactions.
+        if rsq >= 8 and (best is None or len(body) < len(best[1])):
             best = (rsq, body)
     if not best:
         continue

@@ -6,9 +6,9 @@
 // every thread sweeps it. When the targets alone do not fill the GPU, the sources are split
 // into slices (blockIdx.y), each summed by its own blocks into a partial sum, and the partials
 // are added in slice order afterwards: the same bits for a given slice count.
-// 1/r: fp32 the hardware's rsqrtf (≤ 2 ulp); fp64 the hardware's approximate rsqrt.f64 refined
-// by two Newton steps (physics/inverse_sqrt.hpp). A target's own term is skipped in the one
-// tile that can hold it.
+// 1/r and 1/r³: the hardware's estimates, refined in fp64 (physics/inverse_sqrt.hpp); a pass
+// without potentials needs only 1/r³, the cheaper of the two. A target's own term is skipped
+// in the one tile that can hold it.
 #include <cuda_runtime.h>
 
 #include "device/cuda/cuda_check.hpp"
@@ -54,13 +54,18 @@ __global__ void __launch_bounds__(kDirectTile)
       const Real dx = s.x - xi, dy = s.y - yi, dz = s.z - zi;
       const Real e2 = OwnSoftening ? hi + sh[k] : p.global_eps2;
       const Real r2 = fma(dz, dz, fma(dy, dy, fma(dx, dx, e2)));
-      const Real inv = fast_inverse_sqrt(r2);
-      const Real mr = s.m * inv;
-      const Real mr3 = mr * (inv * inv);
-      ax = fma(mr3, dx, ax);
-      ay = fma(mr3, dy, ay);
-      az = fma(mr3, dz, az);
-      if constexpr (Potentials) phi += mr;
+      Real f;  // m / r³
+      if constexpr (Potentials) {
+        const Real inv = fast_inverse_sqrt(r2);
+        const Real mr = s.m * inv;
+        f = mr * (inv * inv);
+        phi += mr;
+      } else {
+        f = s.m * fast_inverse_cube(r2);
+      }
+      ax = fma(f, dx, ax);
+      ay = fma(f, dy, ay);
+      az = fma(f, dz, az);
     };
     if (own_tile) {
       for (int k = 0; k < count; ++k)
@@ -120,6 +125,7 @@ int direct_slices(std::size_t targets, std::size_t n, int sms) {
   const std::size_t wanted = std::size_t(sms) * 8;
   const std::size_t blocks = (targets + kDirectTile - 1) / kDirectTile;
   const std::size_t tiles = (n + kDirectTile - 1) / kDirectTile;
+  if (blocks == 0 || tiles == 0) return 1;
   std::size_t s = blocks >= wanted ? 1 : (wanted + blocks - 1) / blocks;
   if (s > tiles) s = tiles;
   return s < 1 ? 1 : int(s);
