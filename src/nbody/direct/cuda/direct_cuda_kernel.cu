@@ -2,8 +2,8 @@
 // Direct gravity on CUDA, the tiled all-pairs scheme of L. Nyland, M. Harris & J. Prins, "Fast
 // N-Body Simulation with CUDA", GPU Gems 3, ch. 31 (2007):
 //   a_i = G Σ_{j≠i} m_j d / (|d|² + ε_ij²)^{3/2},   φ_i = −G Σ_{j≠i} m_j / (|d|² + ε_ij²)^{1/2},
-//   d = x_j − x_i. One thread per target; a block stages a tile of sources in shared memory and
-// every thread sweeps it. When the targets alone do not fill the GPU, the sources are split
+//   d = x_j − x_i. Two targets per thread; a block stages a tile of sources in shared memory and
+// every thread sweeps it for two targets. When the targets alone do not fill the GPU, the sources are split
 // into slices (blockIdx.y), each summed by its own blocks into a partial sum, and the partials
 // are added in slice order afterwards: the same bits for a given slice count.
 // 1/r and 1/r³: the hardware's estimates, refined in fp64 (physics/inverse_sqrt.hpp); a pass
@@ -25,67 +25,97 @@ struct alignas(4 * sizeof(Real)) Source {
   Real x, y, z, m;
 };
 
+// A target's position, softening and sums, in registers.
+template <class Real>
+struct Target {
+  Real x, y, z, h;
+  Real ax = 0, ay = 0, az = 0, phi = 0;
+};
+
 template <class Real, bool OwnSoftening, bool Potentials>
-__global__ void __launch_bounds__(kDirectTile)
+__device__ __forceinline__ void add_source(Target<Real>& t, const Source<Real>& s, Real sh,
+                                           Real global_eps2) {
+  const Real dx = s.x - t.x, dy = s.y - t.y, dz = s.z - t.z;
+  const Real e2 = OwnSoftening ? t.h + sh : global_eps2;
+  const Real r2 = fma(dz, dz, fma(dy, dy, fma(dx, dx, e2)));
+  Real f;  // m / r³
+  if constexpr (Potentials) {
+    const Real inv = fast_inverse_sqrt(r2);
+    const Real mr = s.m * inv;
+    f = mr * (inv * inv);
+    t.phi += mr;
+  } else {
+    f = s.m * fast_inverse_cube(r2);
+  }
+  t.ax = fma(f, dx, t.ax);
+  t.ay = fma(f, dy, t.ay);
+  t.az = fma(f, dz, t.az);
+}
+
+// Each thread sums kTargetsPerThread targets (thread t: targets t and t + kDirectThreads of
+// the block's tile): every source read from shared memory serves both, and the two independent
+// chains hide each other's latency.
+template <class Real, bool OwnSoftening, bool Potentials>
+__global__ void __launch_bounds__(kDirectThreads)
     direct_tiles(DirectPass<Real> p, std::size_t slice_len) {
   __shared__ Source<Real> tile[kDirectTile];
   __shared__ Real sh[OwnSoftening ? kDirectTile : 1];
   const std::size_t first = p.begin + std::size_t(blockIdx.x) * kDirectTile;
-  const std::size_t i = first + threadIdx.x;
-  const bool valid = i < p.end;
-  const std::size_t ic = valid ? i : p.end - 1;
-  const Real xi = p.x[ic], yi = p.y[ic], zi = p.z[ic];
-  const Real hi = OwnSoftening ? p.half_eps2[ic] : Real(0);
-  Real ax = 0, ay = 0, az = 0, phi = 0;
+  Target<Real> t[kTargetsPerThread];
+  std::size_t index[kTargetsPerThread];
+  for (int q = 0; q < kTargetsPerThread; ++q) {
+    index[q] = first + threadIdx.x + q * kDirectThreads;
+    const std::size_t ic = index[q] < p.end ? index[q] : p.end - 1;
+    t[q].x = p.x[ic], t[q].y = p.y[ic], t[q].z = p.z[ic];
+    t[q].h = OwnSoftening ? p.half_eps2[ic] : Real(0);
+  }
   const std::size_t s0 = std::size_t(blockIdx.y) * slice_len;
   const std::size_t s1 = s0 + slice_len < p.n ? s0 + slice_len : p.n;
-  for (std::size_t t = s0; t < s1; t += kDirectTile) {
-    const std::size_t j = t + threadIdx.x;
+  for (std::size_t base = s0; base < s1; base += kDirectTile) {
     __syncthreads();
-    if (j < s1) {
-      tile[threadIdx.x] = Source<Real>{p.x[j], p.y[j], p.z[j], p.mass[j]};
-      if constexpr (OwnSoftening) sh[threadIdx.x] = p.half_eps2[j];
+    for (int l = threadIdx.x; l < kDirectTile; l += kDirectThreads) {
+      const std::size_t j = base + l;
+      if (j < s1) {
+        tile[l] = Source<Real>{p.x[j], p.y[j], p.z[j], p.mass[j]};
+        if constexpr (OwnSoftening) sh[l] = p.half_eps2[j];
+      }
     }
     __syncthreads();
-    const int count = s1 - t < kDirectTile ? int(s1 - t) : kDirectTile;
-    const bool own_tile = t == first;  // the only tile that can hold target i itself
-    auto term = [&](int k) {
+    const int count = s1 - base < kDirectTile ? int(s1 - base) : kDirectTile;
+    auto sweep = [&](int k) {
       const Source<Real> s = tile[k];
-      const Real dx = s.x - xi, dy = s.y - yi, dz = s.z - zi;
-      const Real e2 = OwnSoftening ? hi + sh[k] : p.global_eps2;
-      const Real r2 = fma(dz, dz, fma(dy, dy, fma(dx, dx, e2)));
-      Real f;  // m / r³
-      if constexpr (Potentials) {
-        const Real inv = fast_inverse_sqrt(r2);
-        const Real mr = s.m * inv;
-        f = mr * (inv * inv);
-        phi += mr;
-      } else {
-        f = s.m * fast_inverse_cube(r2);
-      }
-      ax = fma(f, dx, ax);
-      ay = fma(f, dy, ay);
-      az = fma(f, dz, az);
+      const Real h = OwnSoftening ? sh[k] : Real(0);
+#pragma unroll
+      for (int q = 0; q < kTargetsPerThread; ++q)
+        add_source<Real, OwnSoftening, Potentials>(t[q], s, h, p.global_eps2);
     };
-    if (own_tile) {
-      for (int k = 0; k < count; ++k)
-        if (k != int(threadIdx.x)) term(k);
+    if (base == first) {  // the only tile that can hold the block's own targets
+      for (int k = 0; k < count; ++k) {
+        const Source<Real> s = tile[k];
+        const Real h = OwnSoftening ? sh[k] : Real(0);
+        for (int q = 0; q < kTargetsPerThread; ++q)
+          if (k != int(threadIdx.x) + q * kDirectThreads)
+            add_source<Real, OwnSoftening, Potentials>(t[q], s, h, p.global_eps2);
+      }
     } else if (count == kDirectTile) {
-#pragma unroll 16
-      for (int k = 0; k < kDirectTile; ++k) term(k);
+#pragma unroll 8
+      for (int k = 0; k < kDirectTile; ++k) sweep(k);
     } else {
-      for (int k = 0; k < count; ++k) term(k);
+      for (int k = 0; k < count; ++k) sweep(k);
     }
   }
-  if (!valid) return;
-  const std::size_t o = i - p.begin;
-  if (p.slices == 1) {
-    p.ax[o] = p.g * ax, p.ay[o] = p.g * ay, p.az[o] = p.g * az;
-    if constexpr (Potentials) p.phi[o] = -p.g * phi;
-  } else {
-    const std::size_t m = p.end - p.begin;
-    Real* part = p.partial + std::size_t(blockIdx.y) * 4 * m;
-    part[o] = ax, part[m + o] = ay, part[2 * m + o] = az, part[3 * m + o] = phi;
+  const std::size_t m = p.end - p.begin;
+  for (int q = 0; q < kTargetsPerThread; ++q) {
+    if (index[q] >= p.end) continue;
+    const std::size_t o = index[q] - p.begin;
+    if (p.slices == 1) {
+      p.ax[o] = p.g * t[q].ax, p.ay[o] = p.g * t[q].ay, p.az[o] = p.g * t[q].az;
+      if constexpr (Potentials) p.phi[o] = -p.g * t[q].phi;
+    } else {
+      Real* part = p.partial + std::size_t(blockIdx.y) * 4 * m;
+      part[o] = t[q].ax, part[m + o] = t[q].ay, part[2 * m + o] = t[q].az,
+      part[3 * m + o] = t[q].phi;
+    }
   }
 }
 
@@ -109,7 +139,7 @@ void launch(const DirectPass<Real>& p, cudaStream_t stream) {
   const std::size_t tiles = (p.n + kDirectTile - 1) / kDirectTile;
   const std::size_t slice_tiles = (tiles + p.slices - 1) / p.slices;
   const dim3 grid(unsigned((targets + kDirectTile - 1) / kDirectTile), unsigned(p.slices));
-  direct_tiles<Real, OwnSoftening, Potentials><<<grid, kDirectTile, 0, stream>>>(
+  direct_tiles<Real, OwnSoftening, Potentials><<<grid, kDirectThreads, 0, stream>>>(
       p, slice_tiles * kDirectTile);
   ORRERY_CUDA_CHECK(cudaGetLastError(), "launching the direct gravity kernel");
   if (p.slices > 1) {
@@ -121,8 +151,8 @@ void launch(const DirectPass<Real>& p, cudaStream_t stream) {
 }  // namespace
 
 int direct_slices(std::size_t targets, std::size_t n, int sms) {
-  // Two blocks of 256 per multiprocessor in flight, four waves: enough to hide the tail.
-  const std::size_t wanted = std::size_t(sms) * 8;
+  // Sixteen blocks of 128 threads per multiprocessor: its 2048 threads, and the tail hidden.
+  const std::size_t wanted = std::size_t(sms) * 16;
   const std::size_t blocks = (targets + kDirectTile - 1) / kDirectTile;
   const std::size_t tiles = (n + kDirectTile - 1) / kDirectTile;
   if (blocks == 0 || tiles == 0) return 1;

@@ -9,7 +9,9 @@
 
 namespace orrery::cuda {
 
-inline constexpr int kDirectTile = 256;  // threads per block = sources per shared-memory tile
+inline constexpr int kDirectTile = 256;       // targets per block = sources per shared-memory tile
+inline constexpr int kTargetsPerThread = 2;
+inline constexpr int kDirectThreads = kDirectTile / kTargetsPerThread;
 
 // One device's share of an evaluation: targets [begin, end) of n bodies against all sources.
 template <class Real>
