@@ -16,6 +16,7 @@
 #include "orrery/io/output_path.hpp"
 #include "orrery/io/output_set.hpp"
 #include "orrery/jobs/compute_fields.hpp"
+#include "orrery/jobs/engine_fields.hpp"
 #include "orrery/nbody/coinciding_particles.hpp"
 #include "orrery/nbody/engines.hpp"
 
@@ -29,24 +30,11 @@ std::vector<ParamField<J>> make_fields() {
   std::vector<ParamField<J>> f;
   f.push_back(text_field("input", "particle file (CSV or HDF5), a run's snapshot, or a run",
                          &J::input));
-  {
-    auto e = text_field("engine", "force engine", &J::engine);
-    e.kind = ParamKind::Choice;
-    e.choices = force_engine_names();
-    f.push_back(std::move(e));
-  }
+  add_engine_fields(f, &J::engine, &J::theta, &J::multipole);
   add_backend_fields(f, &J::backend, &J::devices, &J::cpu_kernel, "where to compute the forces");
   f.push_back(enum_field("precision", "floating-point type of positions and arithmetic",
                          &J::precision,
                          precision_words({Precision::fp32, Precision::fp64, Precision::fp128})));
-  f.push_back(real_field("theta", "tree engine: opening angle (0 opens every cell)", &J::theta,
-                         RealRule::NonNegative));
-  {
-    auto m = text_field("multipole", "tree engine: order of a cell's far field", &J::multipole);
-    m.kind = ParamKind::Choice;
-    m.choices = multipole_names();
-    f.push_back(std::move(m));
-  }
   f.push_back(real_field("softening", "Plummer softening length (default: the file's, else 0)",
                          &J::softening, RealRule::NonNegative));
   f.push_back(real_field("G", "gravitational constant (default: the file's, else 1)", &J::g,
@@ -159,30 +147,15 @@ ForcesOutcome run_forces_job(const ForcesJob& job) {
   if (!job.overwrite && std::filesystem::exists(job.out, ec))
     throw ParameterError("--out", job.out,
                          "a file that does not exist yet (add --overwrite to replace it)");
-  EngineOptions eo;
-  eo.threads = static_cast<int>(job.threads);
-  eo.cpu_kernel = job.cpu_kernel;
-  eo.backend = job.backend;
-  eo.devices = job.devices;
-  eo.theta = job.theta;
-  for (std::size_t i = 0; i < multipole_names().size(); ++i)
-    if (multipole_names()[i] == job.multipole) eo.multipole = static_cast<Multipole>(i);
-  try {
-    check_devices_for_backend(job.backend, job.devices);
-    if (job.precision == Precision::fp128)
-      resolve_backend<float128>(eo, job.engine);
-    else
-      resolve_backend<double>(eo, job.engine);
-  } catch (const ParameterError& e) {
-    throw e.renamed("--" + e.parameter());
-  }
+  check_engine_choice(job);
   SimJob as_sim;
   as_sim.input = job.input;
   const InitialConditions ic = read_sim_input(as_sim).ic;
   ForcesOutcome facts;
-  eo.g = std::isnan(job.g) ? ic.g : job.g;
+  const EngineOptions eo = engine_options_of(job, std::isnan(job.g) ? ic.g : job.g,
+                                             std::isnan(job.softening) ? ic.softening
+                                                                       : job.softening);
   facts.g_from = std::isnan(job.g) ? "the file (or 1)" : "--G";
-  eo.softening = std::isnan(job.softening) ? ic.softening : job.softening;
   facts.softening_from = std::isnan(job.softening) ? "the file (or 0)" : "--softening";
   check_no_coinciding_particles(ic.particles, eo.softening, job.precision,
                                 "'" + job.input + "'");

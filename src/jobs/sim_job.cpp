@@ -5,6 +5,7 @@
 #include "jobs/sim_settings.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/jobs/compute_fields.hpp"
+#include "orrery/jobs/engine_fields.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/nbody/engines.hpp"
 #include "orrery/scenes/scene_registry.hpp"
@@ -25,22 +26,7 @@ std::vector<ParamField<J>> make_fields() {
   }
   f.push_back(text_field("input", "initial conditions from a particle file (CSV or HDF5)",
                          &J::input));
-  {
-    auto e = text_field("engine", "force engine", &J::engine);
-    e.kind = ParamKind::Choice;
-    e.choices = force_engine_names();
-    f.push_back(std::move(e));
-  }
-  f.push_back(real_field("theta",
-                         "tree engine: opening angle; a cell of size s is taken whole from "
-                         "distance d > s/theta (0 opens every cell)",
-                         &J::theta, RealRule::NonNegative));
-  {
-    auto m = text_field("multipole", "tree engine: order of a cell's far field", &J::multipole);
-    m.kind = ParamKind::Choice;
-    m.choices = multipole_names();
-    f.push_back(std::move(m));
-  }
+  add_engine_fields(f, &J::engine, &J::theta, &J::multipole);
   {
     auto i = text_field("integrator", "time integrator (orrery sim --list)", &J::integrator);
     i.kind = ParamKind::Choice;

@@ -20,6 +20,7 @@
 #include "orrery/io/particle_file.hpp"
 #include "orrery/io/run_store.hpp"
 #include "orrery/jobs/compute_fields.hpp"
+#include "orrery/jobs/engine_fields.hpp"
 #include "orrery/jobs/memory_estimate.hpp"
 #include "orrery/jobs/run_limits.hpp"
 #include "orrery/jobs/sim_job.hpp"
@@ -30,21 +31,6 @@
 namespace orrery {
 
 namespace {
-
-// The engine's options from the job and the run's units.
-EngineOptions engine_options(const SimJob& job, double g, double softening) {
-  EngineOptions eo;
-  eo.g = g;
-  eo.softening = softening;
-  eo.threads = static_cast<int>(job.threads);
-  eo.cpu_kernel = job.cpu_kernel;
-  eo.backend = job.backend;
-  eo.devices = job.devices;
-  eo.theta = job.theta;
-  for (std::size_t i = 0; i < multipole_names().size(); ++i)
-    if (multipole_names()[i] == job.multipole) eo.multipole = static_cast<Multipole>(i);
-  return eo;
-}
 
 // Where the engine computes and how it gives W, for run.h5 and the outcome.
 struct EngineFacts {
@@ -103,7 +89,7 @@ SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& o
   // --every-time turns the count off.
   Plan plan = given_plan;
   if (job.every_time > 0) plan.every = 0;
-  const EngineOptions eo = engine_options(job, plan.ic.g, plan.ic.softening);
+  const EngineOptions eo = engine_options_of(job, plan.ic.g, plan.ic.softening);
   SimClock clock;
   clock.t = plan.start_time;
   clock.dt = plan.dt;
@@ -162,7 +148,7 @@ SimOutcome resume(const SimJob& job, RunStore& store, const SimObserver& observe
   EngineOptions eo;
   {
     h5::Handle description = store.description();
-    eo = engine_options(job, h5::read_attribute(description.id(), "G").reals.at(0),
+    eo = engine_options_of(job, h5::read_attribute(description.id(), "G").reals.at(0),
                         h5::read_attribute(description.id(), "softening").reals.at(0));
   }
   Simulation<Real> sim(std::move(checkpoint.particles), make_force_engine<Real>(job.engine, eo),
@@ -189,22 +175,7 @@ SimOutcome dispatch(Precision p, F&& f) {
 // The sim's precision, backend and device choices, checked before any work.
 void check_run_choices(const SimJob& job) {
   check_precision(*find_field(sim_job_fields(), "precision"), job.precision);
-  if (!(job.theta >= 0 && job.theta < 2))
-    throw ParameterError("--theta", fmt::format("{}", job.theta),
-                         "an opening angle 0 <= theta < 2 (0 opens every cell)");
-  try {
-    check_devices_for_backend(job.backend, job.devices);
-    // cuda without a build, a device or for fp128 is refused now, before any scene is made.
-    EngineOptions where;
-    where.backend = job.backend;
-    where.devices = job.devices;
-    if (job.precision == Precision::fp128)
-      resolve_backend<float128>(where, job.engine);
-    else
-      resolve_backend<double>(where, job.engine);
-  } catch (const ParameterError& e) {
-    throw e.renamed("--" + e.parameter());
-  }
+  check_engine_choice(job);
 }
 
 // A run records the CPU kernel variant it was computed with, and this CPU must run that

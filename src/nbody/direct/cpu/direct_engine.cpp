@@ -15,6 +15,7 @@
 #include "orrery/core/compensated_sum.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/nbody/half_softening.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
 #include "device/cpu/on_threads.hpp"
 #include "orrery/physics/softened_pair.hpp"
@@ -75,16 +76,8 @@ std::string DirectEngine<Real>::kernel_name() const {
 
 template <class Real>
 void DirectEngine<Real>::set_bodies(std::span<const Real> mass, std::span<const Real> softening) {
-  if (!softening.empty() && softening.size() != mass.size())
-    throw InputError("direct engine: " + std::to_string(softening.size()) +
-                     " softening lengths for " + std::to_string(mass.size()) + " bodies");
+  half_eps2_ = half_softening_squared(softening, mass.size(), options_.softening, "direct");
   mass_.assign(mass.begin(), mass.end());
-  half_eps2_.resize(mass.size());
-  const Real global = static_cast<Real>(options_.softening);
-  for (std::size_t i = 0; i < mass.size(); ++i) {
-    const Real eps = softening.empty() ? global : softening[i];
-    half_eps2_[i] = eps * eps * Real(0.5);
-  }
 }
 
 template <class Real>

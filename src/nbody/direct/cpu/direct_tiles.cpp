@@ -209,6 +209,48 @@ void accelerations(const DirectSources<R>& s, R g, std::size_t begin, std::size_
   }
 }
 
+// The sources as vectors of W along j: from the arrays, and the last, partial vector from a
+// copy padded with the last source (its extra lanes are masked off by the caller).
+template <class R>
+struct SourceVectors {
+  Lanes<R> x, y, z, h, m;
+};
+
+template <class R>
+class PaddedSources {
+ public:
+  static constexpr std::size_t W = Lanes<R>::size();
+  explicit PaddedSources(const DirectSources<R>& s) : s_(s), full_(s.n / W * W) {
+    for (std::size_t l = 0; full_ < s.n && l < W; ++l) {
+      const std::size_t j = full_ + l < s.n ? full_ + l : s.n - 1;
+      pad_[0][l] = s.x[j], pad_[1][l] = s.y[j], pad_[2][l] = s.z[j];
+      pad_[3][l] = s.half_eps2[j], pad_[4][l] = s.mass[j];
+    }
+  }
+  SourceVectors<R> at(std::size_t j) const {
+    SourceVectors<R> v;
+    if (j < full_) {
+      v.x.copy_from(s_.x + j, stdx::element_aligned);
+      v.y.copy_from(s_.y + j, stdx::element_aligned);
+      v.z.copy_from(s_.z + j, stdx::element_aligned);
+      v.h.copy_from(s_.half_eps2 + j, stdx::element_aligned);
+      v.m.copy_from(s_.mass + j, stdx::element_aligned);
+    } else {
+      v.x.copy_from(pad_[0], stdx::vector_aligned);
+      v.y.copy_from(pad_[1], stdx::vector_aligned);
+      v.z.copy_from(pad_[2], stdx::vector_aligned);
+      v.h.copy_from(pad_[3], stdx::vector_aligned);
+      v.m.copy_from(pad_[4], stdx::vector_aligned);
+    }
+    return v;
+  }
+
+ private:
+  const DirectSources<R>& s_;
+  std::size_t full_;
+  alignas(64) R pad_[5][W];
+};
+
 // Row i of the potential energy: sources j > i in aligned vectors (lanes outside (i, n) add 0),
 // each lane summed with TwoSum (Knuth; exact error term, no branch), the lanes then added in
 // order. Every term is the correctly rounded m_i m_j / √r², the same on every variant.
@@ -218,37 +260,14 @@ void potential_rows(const DirectSources<R>& s, std::size_t begin, std::size_t en
   using V = Lanes<R>;
   constexpr std::size_t W = V::size();
   const std::size_t n = s.n;
-  const std::size_t full = n / W * W;
-  // The last partial vector of sources, padded with the last source (masked off).
-  alignas(64) R pad[5][W];
-  for (std::size_t l = 0; full < n && l < W; ++l) {
-    const std::size_t j = full + l < n ? full + l : n - 1;
-    pad[0][l] = s.x[j];
-    pad[1][l] = s.y[j];
-    pad[2][l] = s.z[j];
-    pad[3][l] = s.half_eps2[j];
-    pad[4][l] = s.mass[j];
-  }
+  const PaddedSources<R> sources(s);
   const V lane([](auto l) { return static_cast<R>(static_cast<int>(l)); });
   for (std::size_t i = begin; i < end; ++i) {
     const V xi(s.x[i]), yi(s.y[i]), zi(s.z[i]), hi(s.half_eps2[i]), mi(s.mass[i]);
     V sum(R(0)), carry(R(0));
     const std::size_t j0 = (i + 1) / W * W;
     for (std::size_t j = j0; j < n; j += W) {
-      V x, y, z, h, m;
-      if (j < full) {
-        x.copy_from(s.x + j, stdx::element_aligned);
-        y.copy_from(s.y + j, stdx::element_aligned);
-        z.copy_from(s.z + j, stdx::element_aligned);
-        h.copy_from(s.half_eps2 + j, stdx::element_aligned);
-        m.copy_from(s.mass + j, stdx::element_aligned);
-      } else {
-        x.copy_from(pad[0], stdx::vector_aligned);
-        y.copy_from(pad[1], stdx::vector_aligned);
-        z.copy_from(pad[2], stdx::vector_aligned);
-        h.copy_from(pad[3], stdx::vector_aligned);
-        m.copy_from(pad[4], stdx::vector_aligned);
-      }
+      const auto [x, y, z, h, m] = sources.at(j);
       const V dx = x - xi, dy = y - yi, dz = z - zi;
       const V r2 = softened_distance2(dx, dy, dz, hi + h);
       V term = pair_potential_term(mi, m, r2);
@@ -274,32 +293,13 @@ void potentials(const DirectSources<R>& s, R g, std::size_t begin, std::size_t e
   using V = Lanes<R>;
   constexpr std::size_t W = V::size();
   const std::size_t n = s.n;
-  const std::size_t full = n / W * W;
-  alignas(64) R pad[5][W];
-  for (std::size_t l = 0; full < n && l < W; ++l) {
-    const std::size_t j = full + l < n ? full + l : n - 1;
-    pad[0][l] = s.x[j], pad[1][l] = s.y[j], pad[2][l] = s.z[j];
-    pad[3][l] = s.half_eps2[j], pad[4][l] = s.mass[j];
-  }
+  const PaddedSources<R> sources(s);
   const V lane([](auto l) { return static_cast<R>(static_cast<int>(l)); });
   for (std::size_t i = begin; i < end; ++i) {
     const V xi(s.x[i]), yi(s.y[i]), zi(s.z[i]), hi(s.half_eps2[i]);
     V sum(R(0));
     for (std::size_t j = 0; j < n; j += W) {
-      V x, y, z, h, m;
-      if (j < full) {
-        x.copy_from(s.x + j, stdx::element_aligned);
-        y.copy_from(s.y + j, stdx::element_aligned);
-        z.copy_from(s.z + j, stdx::element_aligned);
-        h.copy_from(s.half_eps2 + j, stdx::element_aligned);
-        m.copy_from(s.mass + j, stdx::element_aligned);
-      } else {
-        x.copy_from(pad[0], stdx::vector_aligned);
-        y.copy_from(pad[1], stdx::vector_aligned);
-        z.copy_from(pad[2], stdx::vector_aligned);
-        h.copy_from(pad[3], stdx::vector_aligned);
-        m.copy_from(pad[4], stdx::vector_aligned);
-      }
+      const auto [x, y, z, h, m] = sources.at(j);
       const V dx = x - xi, dy = y - yi, dz = z - zi;
       V term = m * lane_inverse_sqrt<R>(softened_distance2(dx, dy, dz, hi + h));
       if (i >= j && i < j + W) stdx::where(lane == V(static_cast<R>(i - j)), term) = V(R(0));

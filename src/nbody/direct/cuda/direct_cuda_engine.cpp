@@ -11,6 +11,7 @@
 #include "nbody/direct/cuda/direct_cuda_launch.hpp"
 #include "nbody/engine_factories.hpp"
 #include "orrery/core/error.hpp"
+#include "orrery/nbody/half_softening.hpp"
 #include "orrery/nbody/potential_sum.hpp"
 
 namespace orrery::cuda {
@@ -63,14 +64,11 @@ std::string DirectCudaEngine<Real>::backend() const {
 
 template <class Real>
 void DirectCudaEngine<Real>::set_bodies(std::span<const Real> mass, std::span<const Real> softening) {
-  if (!softening.empty() && softening.size() != mass.size())
-    throw InputError(fmt::format("direct engine: {} softening lengths for {} bodies",
-                                 softening.size(), mass.size()));
+  // A global ε is a kernel argument; per-body ones travel as ε_i²/2.
+  const std::vector<Real> half = half_softening_squared(softening, mass.size(), 0.0, "direct");
   n_ = mass.size();
   mass_host_.assign(mass.begin(), mass.end());
   own_softening_ = !softening.empty();
-  std::vector<Real> half(own_softening_ ? n_ : 0);
-  for (std::size_t i = 0; i < half.size(); ++i) half[i] = softening[i] * softening[i] * Real(0.5);
   // Targets in shares of whole tiles, in proportion to the devices' multiprocessors.
   std::size_t total_sms = 0;
   for (auto& s : shares_) total_sms += static_cast<std::size_t>(s->sms);

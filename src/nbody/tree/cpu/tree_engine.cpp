@@ -16,6 +16,7 @@
 #include "orrery/core/float128.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
 #include "device/cpu/on_threads.hpp"
+#include "orrery/nbody/half_softening.hpp"
 #include "orrery/nbody/potential_sum.hpp"
 #include "orrery/physics/softened_pair.hpp"
 #include "tree_walk.hpp"
@@ -87,16 +88,8 @@ std::string TreeEngine<Real>::potential_energy_method() const {
 
 template <class Real>
 void TreeEngine<Real>::set_bodies(std::span<const Real> mass, std::span<const Real> softening) {
-  if (!softening.empty() && softening.size() != mass.size())
-    throw InputError(fmt::format("tree engine: {} softening lengths for {} bodies",
-                                 softening.size(), mass.size()));
+  half_eps2_ = half_softening_squared(softening, mass.size(), options_.softening, "tree");
   mass_.assign(mass.begin(), mass.end());
-  half_eps2_.resize(mass.size());
-  const Real global = static_cast<Real>(options_.softening);
-  for (std::size_t i = 0; i < mass.size(); ++i) {
-    const Real eps = softening.empty() ? global : softening[i];
-    half_eps2_[i] = eps * eps * Real(0.5);
-  }
 }
 
 template <class Real>

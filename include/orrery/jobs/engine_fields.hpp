@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// The force engine of a job, described once for every job that computes gravity (sim, forces):
+// the flags --engine, --theta and --multipole, the EngineOptions a job's fields give, and the
+// check of the engine against its backend, devices and precision before any work. A job keeps
+// the values as its own members, named engine, theta, multipole, backend, devices, threads,
+// cpu_kernel and precision.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "orrery/core/backend.hpp"
+#include "orrery/core/parameter.hpp"
+#include "orrery/core/precision.hpp"
+#include "orrery/nbody/engines.hpp"
+
+namespace orrery {
+
+template <class P>
+void add_engine_fields(std::vector<ParamField<P>>& f, std::string P::*engine, double P::*theta,
+                       std::string P::*multipole) {
+  {
+    auto e = text_field("engine", "force engine", engine);
+    e.kind = ParamKind::Choice;
+    e.choices = force_engine_names();
+    f.push_back(std::move(e));
+  }
+  f.push_back(real_field("theta",
+                         "tree engine: opening angle; a cell of size s is taken whole from "
+                         "distance d > s/theta (0 opens every cell)",
+                         theta, RealRule::NonNegative));
+  auto m = text_field("multipole", "tree engine: order of a cell's far field", multipole);
+  m.kind = ParamKind::Choice;
+  m.choices = multipole_names();
+  f.push_back(std::move(m));
+}
+
+// The multipole order by name (one of multipole_names(); ParameterError otherwise).
+Multipole multipole_named(const std::string& name);
+
+// Refuses, before any work and naming the flag, what make_force_engine would refuse later: a
+// device list with --backend cpu, --backend cuda where it cannot run (no build, no device, fp128,
+// an engine without a CUDA backend), θ outside [0, 2).
+void check_engine_choice(const std::string& engine, Backend backend,
+                         const std::vector<int>& devices, Precision precision, double theta);
+
+template <class Job>
+EngineOptions engine_options_of(const Job& job, double g, double softening) {
+  EngineOptions eo;
+  eo.g = g;
+  eo.softening = softening;
+  eo.threads = static_cast<int>(job.threads);
+  eo.cpu_kernel = job.cpu_kernel;
+  eo.backend = job.backend;
+  eo.devices = job.devices;
+  eo.theta = job.theta;
+  eo.multipole = multipole_named(job.multipole);
+  return eo;
+}
+
+template <class Job>
+void check_engine_choice(const Job& job) {
+  check_engine_choice(job.engine, job.backend, job.devices, job.precision, job.theta);
+}
+
+}  // namespace orrery

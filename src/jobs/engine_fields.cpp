@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#include "orrery/jobs/engine_fields.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "orrery/core/error.hpp"
+#include "orrery/core/float128.hpp"
+#include "orrery/jobs/compute_fields.hpp"
+
+namespace orrery {
+
+Multipole multipole_named(const std::string& name) {
+  for (std::size_t i = 0; i < multipole_names().size(); ++i)
+    if (multipole_names()[i] == name) return static_cast<Multipole>(i);
+  throw ParameterError("--multipole", name,
+                       fmt::format("one of: {}", fmt::join(multipole_names(), ", ")));
+}
+
+void check_engine_choice(const std::string& engine, Backend backend,
+                         const std::vector<int>& devices, Precision precision, double theta) {
+  if (!(theta >= 0 && theta < 2))
+    throw ParameterError("--theta", fmt::format("{}", theta),
+                         "an opening angle 0 <= theta < 2 (0 opens every cell)");
+  try {
+    check_devices_for_backend(backend, devices);
+    EngineOptions where;
+    where.backend = backend;
+    where.devices = devices;
+    if (precision == Precision::fp128)
+      resolve_backend<float128>(where, engine);
+    else
+      resolve_backend<double>(where, engine);
+  } catch (const ParameterError& e) {
+    throw e.renamed("--" + e.parameter());
+  }
+}
+
+}  // namespace orrery
