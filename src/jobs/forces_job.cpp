@@ -53,6 +53,48 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// The results in the file's order (a row (a_x, a_y, a_z) per body), refused when not finite,
+// written whole.
+template <class Real>
+void write_forces(const ForcesJob& job, const EngineOptions& eo, const std::string& backend,
+                  const std::vector<std::uint64_t>& id, const std::vector<Real>& a,
+                  const std::vector<Real>& phi, double seconds) {
+  const std::size_t n = phi.size();
+  for (std::size_t i = 0; i < n; ++i)
+    for (const Real v : {a[i], a[n + i], a[2 * n + i], phi[i]})
+      if (!std::isfinite(static_cast<double>(v)))
+        throw RunError(fmt::format("forces: a non-finite acceleration or potential for body {} "
+                                   "(softening {} is too small for bodies this close?)",
+                                   i, eo.softening));
+  std::vector<double> rows(3 * n), potential(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int k = 0; k < 3; ++k) rows[3 * i + k] = static_cast<double>(a[k * n + i]);
+    potential[i] = static_cast<double>(phi[i]);
+  }
+  h5::Handle file = h5::create_memory_file(job.out);
+  const hsize_t dims2[2] = {n, 3}, dims1[1] = {n};
+  h5::write_dataset<double>(file.id(), "acceleration", rows, dims2);
+  h5::write_dataset<double>(file.id(), "potential", potential, dims1);
+  std::vector<std::uint64_t> ids = id;
+  if (ids.size() != n)
+    for (std::size_t i = ids.size(); i < n; ++i) ids.push_back(i);
+  h5::write_dataset<std::uint64_t>(file.id(), "id", ids, dims1);
+  const hid_t root = file.id();
+  h5::write_attribute(root, "format", std::string("orrery forces"));
+  h5::write_attribute(root, "engine", job.engine);
+  h5::write_attribute(root, "backend", backend);
+  h5::write_attribute(root, "precision", to_string(job.precision));
+  h5::write_attribute(root, "theta", job.theta);
+  h5::write_attribute(root, "multipole", job.multipole);
+  h5::write_attribute(root, "G", eo.g);
+  h5::write_attribute(root, "softening", eo.softening);
+  h5::write_attribute(root, "N", static_cast<std::int64_t>(n));
+  h5::write_attribute(root, "input", job.input);
+  h5::write_attribute(root, "seconds_median", seconds);
+  h5::write_attribute(root, "orrery_version", version());
+  write_file_atomically(job.out, h5::file_image(file.id()));
+}
+
 template <class Real>
 ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, const EngineOptions& eo) {
   const Particles<double>& p = ic.particles;
@@ -67,12 +109,12 @@ ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, const 
   auto xd = device.allocate(3 * n), ad = device.allocate(3 * n), pd = device.allocate(n);
   engine->set_bodies(m, eps);
   std::vector<double> total, upload, build, force;
+  std::vector<Real> a(3 * n), phi(n);
   for (std::int64_t k = 0; k < job.repeat; ++k) {
     const auto t0 = std::chrono::steady_clock::now();
     device.copy_to_device(x, xd);
     const double copy = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     engine->accelerations_and_potentials(xd, ad, pd);
-    std::vector<Real> a(3 * n), phi(n);
     device.copy_to_host(ad, a);
     device.copy_to_host(pd, phi);
     total.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -80,42 +122,8 @@ ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, const 
     upload.push_back(copy + t.upload);
     build.push_back(t.build);
     force.push_back(t.force);
-    if (k + 1 < job.repeat) continue;
-    for (std::size_t i = 0; i < n; ++i)
-      if (!std::isfinite(static_cast<double>(a[i])) || !std::isfinite(static_cast<double>(a[n + i])) ||
-          !std::isfinite(static_cast<double>(a[2 * n + i])) || !std::isfinite(static_cast<double>(phi[i])))
-        throw RunError(fmt::format("forces: a non-finite acceleration or potential for body {} "
-                                   "(softening {} is too small for bodies this close?)",
-                                   i, eo.softening));
-    // Rows in the file's order: a[i] = (a_x, a_y, a_z).
-    std::vector<double> rows(3 * n), potential(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (int k3 = 0; k3 < 3; ++k3) rows[3 * i + k3] = static_cast<double>(a[k3 * n + i]);
-      potential[i] = static_cast<double>(phi[i]);
-    }
-    h5::Handle file = h5::create_memory_file(job.out);
-    const hsize_t dims2[2] = {n, 3}, dims1[1] = {n};
-    h5::write_dataset<double>(file.id(), "acceleration", rows, dims2);
-    h5::write_dataset<double>(file.id(), "potential", potential, dims1);
-    std::vector<std::uint64_t> ids = p.id;
-    if (ids.size() != n)
-      for (std::size_t i = ids.size(); i < n; ++i) ids.push_back(i);
-    h5::write_dataset<std::uint64_t>(file.id(), "id", ids, dims1);
-    const hid_t root = file.id();
-    h5::write_attribute(root, "format", std::string("orrery forces"));
-    h5::write_attribute(root, "engine", job.engine);
-    h5::write_attribute(root, "backend", engine->backend());
-    h5::write_attribute(root, "precision", to_string(job.precision));
-    h5::write_attribute(root, "theta", job.theta);
-    h5::write_attribute(root, "multipole", job.multipole);
-    h5::write_attribute(root, "G", eo.g);
-    h5::write_attribute(root, "softening", eo.softening);
-    h5::write_attribute(root, "N", static_cast<std::int64_t>(n));
-    h5::write_attribute(root, "input", job.input);
-    h5::write_attribute(root, "seconds_median", median(total));
-    h5::write_attribute(root, "orrery_version", version());
-    write_file_atomically(job.out, h5::file_image(file.id()));
   }
+  write_forces(job, eo, engine->backend(), p.id, a, phi, median(total));
   ForcesOutcome out;
   out.n = n;
   out.engine = job.engine;
