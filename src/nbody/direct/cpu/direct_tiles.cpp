@@ -23,7 +23,7 @@
 #include <type_traits>
 
 #include "direct_kernel.hpp"
-#include "device/cpu/lane_inverse_sqrt.hpp"
+#include "nbody/lane_inverse_sqrt.hpp"
 #include "orrery/core/compensated_sum.hpp"
 #include "orrery/core/simd.hpp"
 #include "orrery/physics/inverse_cube_refined.hpp"
@@ -287,7 +287,7 @@ void potential_rows(const DirectSources<R>& s, std::size_t begin, std::size_t en
 }
 
 // Potentials: lanes along the sources with the target broadcast, 1/r from the refined estimate
-// (device/cpu/lane_inverse_sqrt.hpp); the target's own lane and lanes past n add nothing.
+// (nbody/lane_inverse_sqrt.hpp); the target's own lane and lanes past n add nothing.
 template <class R>
 void potentials(const DirectSources<R>& s, R g, std::size_t begin, std::size_t end, R* phi) {
   using V = Lanes<R>;

@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "device/cpu/lane_inverse_sqrt.hpp"
+#include "nbody/lane_inverse_sqrt.hpp"
 #include "orrery/core/simd.hpp"
 #include "orrery/physics/multipole.hpp"
 #include "orrery/physics/softened_pair.hpp"

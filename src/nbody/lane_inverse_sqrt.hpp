@@ -2,22 +2,17 @@
 // 1/√x per SIMD lane for the per-instruction-set kernels (include only from files compiled with
 // -DORRERY_CPU_KERNEL, inside their namespace): the hardware estimate refined by Newton steps
 // to the format's precision where the instruction set has one (AVX-512; AVX2 in fp32), else the
-// IEEE square root and division. Lanes with x ≤ 0 give 0, so a source at r = 0 (the target
+// IEEE square root and division. The Newton step is physics/inverse_sqrt.hpp's, shared with the
+// GPU kernels. Lanes with x ≤ 0 give 0, so a source at r = 0 (the target
 // itself, unsoftened) adds nothing.
 #pragma once
 
 #include <type_traits>
 
 #include "orrery/core/simd.hpp"
+#include "orrery/physics/inverse_sqrt.hpp"
 
 namespace orrery::cpu::ORRERY_CPU_KERNEL {
-
-// One Newton step for 1/√x: y ← y + y/2 · (1 − x y²), squaring the relative error.
-template <class V>
-V newton_inverse_sqrt(const V& x, const V& y) {
-  const V e = mul_add(-x, y * y, V(1));
-  return mul_add(y * V(0.5f), e, y);
-}
 
 template <class R>
 stdx::native_simd<R> lane_inverse_sqrt(const stdx::native_simd<R>& x) {
@@ -25,12 +20,12 @@ stdx::native_simd<R> lane_inverse_sqrt(const stdx::native_simd<R>& x) {
   V y;
 #if defined(__AVX512F__)
   if constexpr (std::is_same_v<R, double>)  // 2⁻¹⁴ → 2⁻²⁸ → below 2⁻⁵³
-    y = newton_inverse_sqrt(x, newton_inverse_sqrt(x, V(_mm512_rsqrt14_pd(static_cast<__m512d>(x)))));
+    y = newton_inverse_sqrt_step(x, newton_inverse_sqrt_step(x, V(_mm512_rsqrt14_pd(static_cast<__m512d>(x)))));
   else  // 2⁻¹⁴ → below 2⁻²⁴
-    y = newton_inverse_sqrt(x, V(_mm512_rsqrt14_ps(static_cast<__m512>(x))));
+    y = newton_inverse_sqrt_step(x, V(_mm512_rsqrt14_ps(static_cast<__m512>(x))));
 #elif defined(__AVX2__)
   if constexpr (std::is_same_v<R, float>)  // 1.5·2⁻¹² → ~2⁻²³
-    y = newton_inverse_sqrt(x, V(_mm256_rsqrt_ps(static_cast<__m256>(x))));
+    y = newton_inverse_sqrt_step(x, V(_mm256_rsqrt_ps(static_cast<__m256>(x))));
   else
     y = V(1) / stdx::sqrt(x);
 #else
