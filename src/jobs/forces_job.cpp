@@ -159,12 +159,9 @@ ForcesOutcome run_forces_job(const ForcesJob& job) {
   SimJob as_sim;
   as_sim.input = job.input;
   const InitialConditions ic = read_sim_input(as_sim).ic;
-  ForcesOutcome facts;
   const EngineOptions eo = engine_options_of(job, std::isnan(job.g) ? ic.g : job.g,
                                              std::isnan(job.softening) ? ic.softening
                                                                        : job.softening);
-  facts.g_from = std::isnan(job.g) ? "the file (or 1)" : "--G";
-  facts.softening_from = std::isnan(job.softening) ? "the file (or 0)" : "--softening";
   check_no_coinciding_particles(ic.particles, eo.softening, job.precision,
                                 "'" + job.input + "'");
   ForcesOutcome out;
@@ -174,7 +171,8 @@ ForcesOutcome run_forces_job(const ForcesJob& job) {
     default: out = evaluate<double>(job, ic, eo); break;
   }
   out.g = eo.g, out.softening = eo.softening;
-  out.g_from = facts.g_from, out.softening_from = facts.softening_from;
+  out.g_from = std::isnan(job.g) ? "the file (or 1)" : "--G";
+  out.softening_from = std::isnan(job.softening) ? "the file (or 0)" : "--softening";
   return out;
 }
 

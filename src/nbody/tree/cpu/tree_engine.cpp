@@ -76,11 +76,6 @@ TreeEngine<Real>::TreeEngine(const EngineOptions& options)
       kernel_(&choose_tree_kernel(options.cpu_kernel)) {}
 
 template <class Real>
-std::string TreeEngine<Real>::kernel_name() const {
-  return kVectorised<Real> ? kernel_->name : "scalar";
-}
-
-template <class Real>
 std::string TreeEngine<Real>::potential_energy_method() const {
   return fmt::format("tree potentials (theta {}, {})", options_.theta,
                      multipole_names()[static_cast<std::size_t>(options_.multipole)]);

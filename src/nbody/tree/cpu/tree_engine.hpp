@@ -23,7 +23,6 @@ class TreeEngine final : public ForceEngine<Real> {
   std::string name() const override { return "tree"; }
   std::string backend() const override { return "cpu"; }
   ArrayDevice<Real>& device() override { return device_; }
-  std::string kernel_name() const;
   void set_bodies(std::span<const Real> mass, std::span<const Real> softening) override;
   void accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) override;
   void accelerations_and_potentials(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
