@@ -22,6 +22,13 @@ namespace {
 #define ORRERY_NEEDS_GPU(count)                                                  \
   if (cuda_device_count() < (count)) GTEST_SKIP() << "needs " << (count) << " CUDA device(s)"
 
+// Worst relative error of |a| against the long-double sum: fp64 sums of up to 3·10⁵ terms with
+// the refined 1/r³ (a few ulp each) stay far below 1e-13; fp32 sums grow their rounding with N
+// (about √N ulp, ~1e-5 at 5 000 terms), hence a looser bound beyond 10 000 bodies.
+constexpr double kFp64Bound = 1e-13;
+constexpr double kFp32Bound = 3e-5, kFp32LargeNBound = 3e-4;
+constexpr std::size_t kLargeN = 10000;
+
 std::vector<double> random_values(std::size_t n, unsigned seed, double lo, double hi) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(lo, hi);
@@ -96,8 +103,8 @@ TEST(CudaDirectEngine, SplitAndUnsplitSumsMatchALongDoubleSum) {
     for (double eps : {0.0, 0.05}) {
       if (n == 1) continue;  // no pair: checked in the engine suite
       SCOPED_TRACE(testing::Message() << "N = " << n << ", eps = " << eps);
-      EXPECT_LT(worst_error<double>(n, {}, eps), 1e-13);
-      EXPECT_LT(worst_error<float>(n, {}, eps), n > 10000 ? 3e-4 : 3e-5);
+      EXPECT_LT(worst_error<double>(n, {}, eps), kFp64Bound);
+      EXPECT_LT(worst_error<float>(n, {}, eps), n > kLargeN ? kFp32LargeNBound : kFp32Bound);
     }
 }
 
@@ -105,8 +112,8 @@ TEST(CudaDirectEngine, SeveralDevicesShareTheTargets) {
   ORRERY_NEEDS_GPU(2);
   std::vector<int> all;
   for (int d = 0; d < cuda_device_count(); ++d) all.push_back(d);
-  EXPECT_LT(worst_error<double>(100000, all, 0.01), 1e-13);
-  EXPECT_LT(worst_error<double>(1000, all, 0.01), 1e-13);
+  EXPECT_LT(worst_error<double>(100000, all, 0.01), kFp64Bound);
+  EXPECT_LT(worst_error<double>(1000, all, 0.01), kFp64Bound);
 }
 
 }  // namespace
