@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "jobs/background_writer.hpp"
 #include "jobs/sim_settings.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
@@ -24,6 +25,12 @@ namespace {
 // Rejections in a row after which a run stops: a stepper that cannot find an acceptable step
 // from its own suggestions this many times has failed, not hit a hard patch.
 constexpr int kMaxRejectionsInARow = 64;
+// From this many bodies on, files are written by a thread of their own while the run goes on (a
+// snapshot of 1024 bodies is 64 kB and an fsync, a millisecond or more on a disk); below, a few
+// bodies step faster than a thread wakes, so their files are written at once. Two jobs in
+// flight: a snapshot and its checkpoint.
+constexpr std::size_t kBodiesForAWriterThread = 1024;
+constexpr std::size_t kJobsInFlight = 2;
 
 std::string where_nonfinite(const NonFinite& bad, const SimClock& clock) {
   return fmt::format("the state became non-finite at step {} (t = {}): particle {} (id {}) has "
@@ -97,6 +104,9 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& i
   const RunSettings settings{cadence.t_end, cadence.every, cadence.every_time,
                              cadence.checkpoint_every};
   bool drift_passed = false;  // at this step
+  // Files are written by a thread of their own while the steps go on (background_writer.hpp):
+  // each job carries its copy of the state, the run thread only computes the diagnostics.
+  BackgroundWriter writer(sim.size() >= kBodiesForAWriterThread ? kJobsInFlight : 0);
   // The drift is measured where the diagnostics are: at snapshots.
   auto snapshot = [&]() {
     const Diagnostics now = sim.diagnostics();
@@ -106,14 +116,18 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& i
       drift_passed = true;
       if (observer.warning) observer.warning(drift_text(warning, cadence.max_drift));
     }
-    store.write_snapshot(next_snapshot, sim.particles(), sim.clock(), now, drift, cadence.t_end,
-                         warning);
+    writer.post([&store, index = next_snapshot, p = sim.particles(), clock = sim.clock(), now,
+                 drift, t_end = cadence.t_end, warning] {
+      store.write_snapshot(index, p, clock, now, drift, t_end, warning);
+    });
     if (observer.snapshot) observer.snapshot(next_snapshot, now, drift);
     ++next_snapshot;
   };
   auto checkpoint = [&]() {
-    store.write_checkpoint(Checkpoint<Real>{sim.particles(), sim.clock(), sim.stepper_state(),
-                                            next_snapshot, settings, warning});
+    writer.post([&store, c = Checkpoint<Real>{sim.particles(), sim.clock(), sim.stepper_state(),
+                                              next_snapshot, settings, warning}] {
+      store.write_checkpoint(c);
+    });
   };
 
   SimOutcome outcome;
@@ -130,6 +144,7 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& i
     }
     rejected = 0;
     if (auto bad = sim.first_nonfinite()) {
+      writer.drain();  // what was good is on disk before the run names it
       std::string last = "none";
       const auto kept = store.snapshots();
       if (!kept.empty()) last = snapshot_path(store.folder(), kept.back()).string();
@@ -167,6 +182,7 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& i
       break;
     }
   }
+  writer.drain();
   outcome.time = sim.clock().time();
   outcome.snapshots = static_cast<std::int64_t>(store.snapshots().size());
   outcome.drift_warning = warning.raised();

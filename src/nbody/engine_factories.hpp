@@ -15,4 +15,6 @@ std::unique_ptr<ForceEngine<Real>> make_tree_engine(const EngineOptions& options
 namespace orrery::cuda {
 template <class Real>
 std::unique_ptr<ForceEngine<Real>> make_direct_engine(const EngineOptions& options);
+template <class Real>
+std::unique_ptr<ForceEngine<Real>> make_tree_engine(const EngineOptions& options);
 }  // namespace orrery::cuda

@@ -23,7 +23,7 @@ constexpr double kMaxTheta = 2.0;
 constexpr int kMaxLeafOrGroup = 4096;
 
 // The engines that have a CUDA backend in this version.
-bool has_cuda_backend(std::string_view engine) { return engine == "direct"; }
+bool has_cuda_backend(std::string_view engine) { return engine == "direct" || engine == "tree"; }
 
 template <class Real>
 constexpr bool kRunsOnCuda = std::is_same_v<Real, float> || std::is_same_v<Real, double>;
@@ -53,6 +53,11 @@ const std::vector<std::string>& multipole_names() {
 }
 
 std::vector<std::string> force_engine_names() { return {"direct", "tree"}; }
+
+std::string tree_potential_method(const EngineOptions& options) {
+  return fmt::format("tree potentials (theta {}, {})", options.theta,
+                     multipole_names()[static_cast<std::size_t>(options.multipole)]);
+}
 
 template <class Real>
 ResolvedBackend resolve_backend(const EngineOptions& options, std::string_view engine) {
@@ -97,7 +102,9 @@ std::unique_ptr<ForceEngine<Real>> make_force_engine(std::string_view name,
   const Backend backend = resolve_backend<Real>(options, name).backend;
 #if ORRERY_WITH_CUDA
   if constexpr (kRunsOnCuda<Real>) {
-    if (backend == Backend::cuda) return cuda::make_direct_engine<Real>(options);
+    if (backend == Backend::cuda)
+      return name == "direct" ? cuda::make_direct_engine<Real>(options)
+                              : cuda::make_tree_engine<Real>(options);
   }
 #endif
   (void)backend;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "orrery/core/finite.hpp"
 #include "orrery/core/float128.hpp"
 
 namespace orrery {
@@ -17,11 +18,6 @@ void to_layout(const std::vector<Real>& a, const std::vector<Real>& b, const std
   std::copy(a.begin(), a.end(), out.begin());
   std::copy(b.begin(), b.end(), out.begin() + static_cast<std::ptrdiff_t>(n));
   std::copy(c.begin(), c.end(), out.begin() + static_cast<std::ptrdiff_t>(2 * n));
-}
-
-template <class Real>
-bool finite(Real x) {
-  return x == x && x - x == Real(0);  // NaN fails the first, ±∞ the second; works for float128
 }
 
 }  // namespace
@@ -116,13 +112,16 @@ Diagnostics Simulation<Real>::diagnostics() {
 
 template <class Real>
 std::optional<NonFinite> Simulation<Real>::first_nonfinite() {
+  // Checked where the state lives; copied out only to name the culprit.
+  ArrayDevice<Real>& device = engine_->device();
+  if (device.all_finite(x_) && device.all_finite(v_)) return std::nullopt;
   download();
   const auto& p = particles_;
   for (std::size_t i = 0; i < p.size(); ++i) {
     for (const Real* c : {&p.x[i], &p.y[i], &p.z[i]})
-      if (!finite(*c)) return NonFinite{i, p.id[i], "position", static_cast<double>(*c)};
+      if (!is_finite_value(*c)) return NonFinite{i, p.id[i], "position", static_cast<double>(*c)};
     for (const Real* c : {&p.vx[i], &p.vy[i], &p.vz[i]})
-      if (!finite(*c)) return NonFinite{i, p.id[i], "velocity", static_cast<double>(*c)};
+      if (!is_finite_value(*c)) return NonFinite{i, p.id[i], "velocity", static_cast<double>(*c)};
   }
   return std::nullopt;
 }

@@ -38,6 +38,20 @@ std::vector<double> random_values(std::size_t n, unsigned seed, double lo, doubl
 }
 
 #if ORRERY_WITH_CUDA
+TEST(CudaArrayDevice, FindsANonFiniteValueWhereItLies) {
+  ORRERY_NEEDS_GPU(1);
+  cuda::CudaArrayDevice<double> gpu(0);
+  std::vector<double> v = random_values(300001, 5, -1, 1);
+  auto b = gpu.allocate(v.size());
+  gpu.copy_to_device(v, b);
+  EXPECT_TRUE(gpu.all_finite(b));
+  for (double bad : {std::nan(""), HUGE_VAL, -HUGE_VAL}) {
+    v[299999] = bad;
+    gpu.copy_to_device(v, b);
+    EXPECT_FALSE(gpu.all_finite(b));
+  }
+}
+
 TEST(CudaArrayDevice, CombineHasTheBitsOfTheCpu) {
   ORRERY_NEEDS_GPU(1);
   constexpr std::size_t n = 100003;

@@ -138,8 +138,8 @@ std::vector<Case> cases() {
   for (const auto& engine : force_engine_names())
     for (Backend b : backends)
       for (const char* p : {"fp32", "fp64", "fp128"})
-        // The tree runs on the CPU only in this version (nbody/engines.cpp says which do).
-        if (b == Backend::cpu || (std::string(p) != "fp128" && engine == "direct"))
+        // CUDA engines run fp32 and fp64.
+        if (b == Backend::cpu || std::string(p) != "fp128")
           out.push_back({engine, b, p});
   return out;
 }

@@ -74,7 +74,6 @@ TEST(IntegratorsOverEngines, EveryIntegratorFollowsTheDirectTrajectoryOnEveryEng
     for (const std::string& engine : force_engine_names())
       for (Backend backend : backends) {
         if (engine == "direct" && backend == Backend::cpu) continue;
-        if (engine == "tree" && backend == Backend::cuda) continue;  // CPU only in this version
         SCOPED_TRACE(integrator + " on " + engine + " / " + to_string(backend));
         const Outcome run = integrate(integrator, engine, backend);
         const double bound = engine == "direct" ? kRoundingOffset : kTreeOffset;

@@ -76,6 +76,9 @@ class ArrayDevice {
   virtual void combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,
                        std::span<const double> c,
                        std::span<const DeviceBuffer<Real>* const> k) = 0;
+  // Whether every value of `b` is finite, found where the values are: a run checks its state
+  // after every step, and copying it out for that would undo keeping it on the device.
+  virtual bool all_finite(const DeviceBuffer<Real>& b) = 0;
 };
 
 }  // namespace orrery

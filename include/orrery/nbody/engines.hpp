@@ -63,5 +63,8 @@ template <class Real>
 std::unique_ptr<ForceEngine<Real>> make_force_engine(std::string_view name,
                                                      const EngineOptions& options);
 std::vector<std::string> force_engine_names();
+// What a tree engine's potential energy is made of, for the run's record: "tree potentials
+// (theta 0.5, quadrupole)".
+std::string tree_potential_method(const EngineOptions& options);
 
 }  // namespace orrery

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "orrery/core/error.hpp"
+#include "orrery/core/finite.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/core/hd_math.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
@@ -83,6 +84,13 @@ void HostArrayDevice<Real>::combine(DeviceBuffer<Real>& out, const DeviceBuffer<
       od[i] = mul_add(h, s, yd[i]);
     }
   });
+}
+
+template <class Real>
+bool HostArrayDevice<Real>::all_finite(const DeviceBuffer<Real>& b) {
+  for (std::size_t i = 0; i < b.size(); ++i)
+    if (!is_finite_value(b.data()[i])) return false;
+  return true;
 }
 
 template class HostArrayDevice<float>;

@@ -64,6 +64,7 @@ CudaArrayDevice<Real>::CudaArrayDevice(int device) : device_(device) {
 template <class Real>
 CudaArrayDevice<Real>::~CudaArrayDevice() {
   if (stream_) cudaStreamDestroy(stream_);
+  PinnedMemory::release(flag_);
 }
 
 template <class Real>
@@ -136,6 +137,27 @@ void CudaArrayDevice<Real>::combine(DeviceBuffer<Real>& out, const DeviceBuffer<
   combine_kernel<Real><<<blocks, kThreads, 0, stream_>>>(out.data(), y.data(), h, t, n);
   ORRERY_CUDA_CHECK(cudaGetLastError(), "launching the array update");
   ORRERY_CUDA_CHECK(cudaStreamSynchronize(stream_), "the array update");
+}
+
+template <class Real>
+__global__ void flag_nonfinite(const Real* v, std::size_t n, int* flag) {
+  for (std::size_t i = blockIdx.x * std::size_t(kThreads) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * kThreads)
+    if (!isfinite(v[i])) *flag = 1;
+}
+
+template <class Real>
+bool CudaArrayDevice<Real>::all_finite(const DeviceBuffer<Real>& b) {
+  const std::size_t n = b.size();
+  if (n == 0) return true;
+  CurrentDevice current(device_);
+  if (!flag_) flag_ = static_cast<int*>(PinnedMemory::allocate(sizeof(int)));
+  *flag_ = 0;
+  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((n + kThreads - 1) / kThreads, 4096));
+  flag_nonfinite<Real><<<blocks, kThreads, 0, stream_>>>(b.data(), n, flag_);
+  ORRERY_CUDA_CHECK(cudaGetLastError(), "launching the finiteness check");
+  ORRERY_CUDA_CHECK(cudaStreamSynchronize(stream_), "the finiteness check");
+  return *flag_ == 0;
 }
 
 template class CudaArrayDevice<float>;

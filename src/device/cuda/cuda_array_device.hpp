@@ -31,10 +31,12 @@ class CudaArrayDevice final : public ArrayDevice<Real> {
   void combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,
                std::span<const double> c,
                std::span<const DeviceBuffer<Real>* const> k) override;
+  bool all_finite(const DeviceBuffer<Real>& b) override;
 
  private:
   int device_;
   cudaStream_t stream_ = nullptr;
+  int* flag_ = nullptr;  // pinned, written by the finiteness check
 };
 
 }  // namespace orrery::cuda

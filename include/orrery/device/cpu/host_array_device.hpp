@@ -28,6 +28,7 @@ class HostArrayDevice final : public ArrayDevice<Real> {
   void combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,
                std::span<const double> c,
                std::span<const DeviceBuffer<Real>* const> k) override;
+  bool all_finite(const DeviceBuffer<Real>& b) override;
 
  private:
   int threads_;

@@ -77,8 +77,7 @@ TreeEngine<Real>::TreeEngine(const EngineOptions& options)
 
 template <class Real>
 std::string TreeEngine<Real>::potential_energy_method() const {
-  return fmt::format("tree potentials (theta {}, {})", options_.theta,
-                     multipole_names()[static_cast<std::size_t>(options_.multipole)]);
+  return tree_potential_method(options_);
 }
 
 template <class Real>

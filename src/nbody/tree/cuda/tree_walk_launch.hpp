@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// The CUDA tree engine's force pass as the engine calls it (tree_walk.cu). No fmt here: the
+// .cu file includes it.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "nbody/tree/cuda/cuda_octree.hpp"
+
+namespace orrery::cuda {
+
+// Targets per walking group: a warp of 32 lanes, one or two targets each.
+inline constexpr int kWarpGroupSmall = 32;
+inline constexpr int kWarpGroupLarge = 64;
+
+template <class Real>
+struct TreePass {
+  OctreeView<Real> tree;
+  Real theta2;            // θ²: a cell of size s at distance d from the group is taken when s² < θ² d²
+  Real global_half_eps2;  // ε²/2 of every body when tree.body_h is nullptr
+  bool quadrupole;
+  int group;              // kWarpGroupSmall or kWarpGroupLarge
+  Real g;
+  Real *ax, *ay, *az, *phi;  // the caller's order; phi may be nullptr
+};
+
+// Enqueues the pass on `stream` (the device current).
+template <class Real>
+void launch_tree_walk(const TreePass<Real>& pass, cudaStream_t stream);
+
+}  // namespace orrery::cuda
