@@ -21,11 +21,14 @@ O=$PWD/build-gpu/bin/orrery
 N=${N:-1000000}
 STEPS=${STEPS:-20000}
 YEAR=31557600
-rm -rf /tmp/collision
+[ -n "${RESUME:-}" ] || rm -rf /tmp/collision
 nvidia-smi -L
-/usr/bin/time -f "whole run: wall %e s, peak host memory %M KB" \
+# Within the device's 10 minutes a command; a run cut short resumes (RESUME=1).
+/usr/bin/time -f "run: wall %e s, peak host memory %M KB" timeout "${LIMIT:-420}" \
   $O sim --scene two-galaxies --n "$N" --engine tree --backend cuda --precision fp64 \
-    --t-end "$(python3 -c "print($STEPS * 1e5 * $YEAR)")" --every 200 --out /tmp/collision 2>&1 | tail -5
+    --t-end "$(python3 -c "print($STEPS * 1e5 * $YEAR)")" --every 200 --out /tmp/collision \
+    ${RESUME:+--resume} > "$OUT/collision_sim.txt" 2>&1
+tail -4 "$OUT/collision_sim.txt"
 python3 - "$OUT" <<'PY'
 import glob, sys, json, h5py, numpy as np
 snaps = sorted(glob.glob('/tmp/collision/snapshot_*.h5'))
