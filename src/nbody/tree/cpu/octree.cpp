@@ -13,6 +13,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/core/morton.hpp"
+#include "nbody/tree/cell_moments.hpp"
 
 namespace orrery::cpu {
 
@@ -82,28 +83,22 @@ void Octree<Real>::build(const Real* x, const Real* y, const Real* z, const Real
 template <class Real>
 void Octree<Real>::leaf_moments(OctreeNode<Real>& node, Quadrupole<Real>& q, Real* box) const {
   using W = Wide<Real>;
-  W m = 0, mx = 0, my = 0, mz = 0, mh = 0;
+  MonopoleSum<W> sum;
   const SortedBodies<Real>& b = bodies_;
   for (std::uint32_t s = node.begin; s < node.begin + node.count; ++s) {
-    const W ms = b.mass[s];
-    m += ms;
-    mx += ms * static_cast<W>(b.x[s]);
-    my += ms * static_cast<W>(b.y[s]);
-    mz += ms * static_cast<W>(b.z[s]);
-    mh += ms * static_cast<W>(b.half_eps2[s]);
+    sum.add(b.mass[s], b.x[s], b.y[s], b.z[s], b.half_eps2[s]);
     const Real p[3] = {b.x[s], b.y[s], b.z[s]};
     for (int a = 0; a < 3; ++a) box[a] = std::min(box[a], p[a]), box[3 + a] = std::max(box[3 + a], p[a]);
   }
-  // A cell of massless bodies sits at their first body with no pull.
-  const W cx = m > 0 ? mx / m : W(b.x[node.begin]), cy = m > 0 ? my / m : W(b.y[node.begin]),
-          cz = m > 0 ? mz / m : W(b.z[node.begin]);
+  const std::uint32_t f = node.begin;
+  const W cx = sum.cx(b.x[f]), cy = sum.cy(b.y[f]), cz = sum.cz(b.z[f]), m = sum.m;
   Quadrupole<W> qw;
   for (std::uint32_t s = node.begin; s < node.begin + node.count; ++s)
     add_point_quadrupole<W>(qw, b.mass[s], static_cast<W>(b.x[s]) - cx,
                             static_cast<W>(b.y[s]) - cy, static_cast<W>(b.z[s]) - cz);
   node.mass = static_cast<Real>(m);
   node.cx = static_cast<Real>(cx), node.cy = static_cast<Real>(cy), node.cz = static_cast<Real>(cz);
-  node.half_eps2 = m > 0 ? static_cast<Real>(mh / m) : b.half_eps2[node.begin];
+  node.half_eps2 = static_cast<Real>(sum.half_eps2(b.half_eps2[f]));
   q = {static_cast<Real>(qw.xx), static_cast<Real>(qw.xy), static_cast<Real>(qw.xz),
        static_cast<Real>(qw.yy), static_cast<Real>(qw.yz), static_cast<Real>(qw.zz)};
 }
@@ -140,18 +135,15 @@ std::uint32_t Octree<Real>::build_node(std::size_t begin, std::size_t end, int l
       b = e;
     }
     using W = Wide<Real>;
-    W m = 0, mx = 0, my = 0, mz = 0, mh = 0;
+    MonopoleSum<W> sum;
     for (std::uint32_t c : children) {
       const OctreeNode<Real>& k = nodes_[c];
-      m += k.mass;
-      mx += W(k.mass) * W(k.cx), my += W(k.mass) * W(k.cy), mz += W(k.mass) * W(k.cz);
-      mh += W(k.mass) * W(k.half_eps2);
+      sum.add(k.mass, k.cx, k.cy, k.cz, k.half_eps2);
       const Real* kb = &boxes_[6 * c];
       for (int a = 0; a < 3; ++a) box[a] = std::min(box[a], kb[a]), box[3 + a] = std::max(box[3 + a], kb[3 + a]);
     }
     const OctreeNode<Real>& first = nodes_[children.front()];
-    const W cx = m > 0 ? mx / m : W(first.cx), cy = m > 0 ? my / m : W(first.cy),
-            cz = m > 0 ? mz / m : W(first.cz);
+    const W cx = sum.cx(first.cx), cy = sum.cy(first.cy), cz = sum.cz(first.cz), m = sum.m;
     Quadrupole<W> qw;
     for (std::uint32_t c : children) {
       const OctreeNode<Real>& k = nodes_[c];
@@ -161,7 +153,7 @@ std::uint32_t Octree<Real>::build_node(std::size_t begin, std::size_t end, int l
     }
     node.mass = static_cast<Real>(m);
     node.cx = static_cast<Real>(cx), node.cy = static_cast<Real>(cy), node.cz = static_cast<Real>(cz);
-    node.half_eps2 = m > 0 ? static_cast<Real>(mh / m) : first.half_eps2;
+    node.half_eps2 = static_cast<Real>(sum.half_eps2(first.half_eps2));
     q = {static_cast<Real>(qw.xx), static_cast<Real>(qw.xy), static_cast<Real>(qw.xz),
          static_cast<Real>(qw.yy), static_cast<Real>(qw.yz), static_cast<Real>(qw.zz)};
   }

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "device/cuda/cuda_check.hpp"
+#include "nbody/tree/cell_moments.hpp"
 #include "orrery/core/morton.hpp"
 #include "orrery/physics/multipole.hpp"
 
@@ -190,7 +191,8 @@ __global__ void level_moments(LevelNodes t, std::uint32_t first, std::uint32_t l
   using W = double;
   const Real inf = Real(INFINITY);
   Real lo[3] = {inf, inf, inf}, hi[3] = {-inf, -inf, -inf};
-  W m = 0, mx = 0, my = 0, mz = 0, mh = 0, cx, cy, cz;
+  MonopoleSum<W> sum;
+  W cx, cy, cz;
   Real first_h;
   Quadrupole<W> q;
   std::uint32_t size = 1;
@@ -199,15 +201,12 @@ __global__ void level_moments(LevelNodes t, std::uint32_t first, std::uint32_t l
     const std::uint32_t b = t.begin[c], e = t.end[c];
     for (std::uint32_t s = b; s < e; ++s) {
       const Real4<Real> p = body[s];
-      const W ms = p.w;
-      m += ms;
-      mx += ms * W(p.x), my += ms * W(p.y), mz += ms * W(p.z);
-      mh += ms * W(body_h ? body_h[s] : global_half_eps2);
+      sum.add(p.w, p.x, p.y, p.z, body_h ? body_h[s] : global_half_eps2);
       const Real v[3] = {p.x, p.y, p.z};
       for (int a = 0; a < 3; ++a) lo[a] = v[a] < lo[a] ? v[a] : lo[a], hi[a] = v[a] > hi[a] ? v[a] : hi[a];
     }
     const Real4<Real> p0 = body[b];
-    cx = m > 0 ? mx / m : W(p0.x), cy = m > 0 ? my / m : W(p0.y), cz = m > 0 ? mz / m : W(p0.z);
+    cx = sum.cx(p0.x), cy = sum.cy(p0.y), cz = sum.cz(p0.z);
     for (std::uint32_t s = b; s < e; ++s) {
       const Real4<Real> p = body[s];
       add_point_quadrupole<W>(q, p.w, W(p.x) - cx, W(p.y) - cy, W(p.z) - cz);
@@ -216,16 +215,14 @@ __global__ void level_moments(LevelNodes t, std::uint32_t first, std::uint32_t l
   } else {
     for (std::uint32_t k = fc; k < fc + nc; ++k) {
       const Real4<Real> ck = com[k];
-      m += ck.w;
-      mx += W(ck.w) * W(ck.x), my += W(ck.w) * W(ck.y), mz += W(ck.w) * W(ck.z);
-      mh += W(ck.w) * W(qb[k].z);
+      sum.add(ck.w, ck.x, ck.y, ck.z, qb[k].z);
       const Real4<Real> l = box_lo[k], h = box_hi[k];
       const Real kl[3] = {l.x, l.y, l.z}, kh[3] = {h.x, h.y, h.z};
       for (int a = 0; a < 3; ++a) lo[a] = kl[a] < lo[a] ? kl[a] : lo[a], hi[a] = kh[a] > hi[a] ? kh[a] : hi[a];
       size += subtree[k];
     }
     const Real4<Real> c0 = com[fc];
-    cx = m > 0 ? mx / m : W(c0.x), cy = m > 0 ? my / m : W(c0.y), cz = m > 0 ? mz / m : W(c0.z);
+    cx = sum.cx(c0.x), cy = sum.cy(c0.y), cz = sum.cz(c0.z);
     for (std::uint32_t k = fc; k < fc + nc; ++k) {
       const Real4<Real> ck = com[k], a = qa[k], b = qb[k];
       add_child_quadrupole<W>(q, Quadrupole<W>{W(a.x), W(a.y), W(a.z), W(a.w), W(b.x), W(b.y)},
@@ -236,9 +233,9 @@ __global__ void level_moments(LevelNodes t, std::uint32_t first, std::uint32_t l
   Real side = hi[0] - lo[0];
   side = hi[1] - lo[1] > side ? hi[1] - lo[1] : side;
   side = hi[2] - lo[2] > side ? hi[2] - lo[2] : side;
-  com[c] = Real4<Real>{Real(cx), Real(cy), Real(cz), Real(m)};
+  com[c] = Real4<Real>{Real(cx), Real(cy), Real(cz), Real(sum.m)};
   qa[c] = Real4<Real>{Real(q.xx), Real(q.xy), Real(q.xz), Real(q.yy)};
-  qb[c] = Real4<Real>{Real(q.yz), Real(q.zz), m > 0 ? Real(mh / m) : first_h, side * side};
+  qb[c] = Real4<Real>{Real(q.yz), Real(q.zz), Real(sum.half_eps2(first_h)), side * side};
   box_lo[c] = Real4<Real>{lo[0], lo[1], lo[2], Real(0)};
   box_hi[c] = Real4<Real>{hi[0], hi[1], hi[2], Real(0)};
   subtree[c] = size;
