@@ -21,8 +21,8 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DORRERY_CUDA=ON ${t
 cmake --build build-gpu -j "$(nproc)" 2>&1 | grep -E "error|FAILED" | head -40
 [ -x build-gpu/bin/orrery_tests ] || { echo "build failed"; exit 1; }
 echo "== tree tests on the GPU"
-timeout 300 ./build-gpu/bin/orrery_tests \
-  --gtest_filter="${TESTS:-CudaTree*:EngineSuite.*:IntegratorsOverEngines.*:ForcesCli.*:CudaDirect*}" 2>&1 \
+timeout 400 ./build-gpu/bin/orrery_tests \
+  --gtest_filter="${TESTS:-Cuda*:EngineSuite.*:IntegratorsOverEngines.*:ForcesCli.*:Sim*:BackgroundWriter*}" 2>&1 \
   | grep -E "^\[ *(FAILED|PASSED|SKIPPED|OK) *\]|Failure|Expected|Which|actual|trace|rror|exception|description" | head -80
 echo "== benchmarks"
 timeout 400 ./build-gpu/bin/orrery_bench --benchmark_filter="${BENCH:-tree/cuda|tree_tune/cuda}" \
