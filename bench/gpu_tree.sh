@@ -23,7 +23,7 @@ cmake --build build-gpu -j "$(nproc)" 2>&1 | grep -E "error|FAILED" | head -40
 echo "== tree tests on the GPU"
 timeout 400 ./build-gpu/bin/orrery_tests \
   --gtest_filter="${TESTS:-Cuda*:EngineSuite.*:IntegratorsOverEngines.*:ForcesCli.*:Sim*:BackgroundWriter*}" 2>&1 \
-  | grep -E "^\[ *(FAILED|PASSED|SKIPPED|OK) *\]|Failure|Expected|Which|actual|trace|rror|exception|description" | head -80
+  | tee "$OUT/tests.txt" | grep -E "^\[ *(FAILED|PASSED|SKIPPED) *\]|Failure|Expected|Which|actual|rror|exception|description" | head -60
 echo "== benchmarks"
 timeout 400 ./build-gpu/bin/orrery_bench --benchmark_filter="${BENCH:-tree/cuda|tree_tune/cuda}" \
   --benchmark_out="$OUT/tree_bench.json" --benchmark_out_format=json --benchmark_format=console 2>&1 \
