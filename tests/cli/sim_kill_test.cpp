@@ -32,7 +32,8 @@ std::vector<std::string> kill_run_args(const KillCase& c, const std::string& out
   return {"sim",          "--scene",     "plummer",   "--n",     c.n,      "--seed",
           "3",            "--dt",        "0.01",      "--t-end", c.t_end,  "--every",
           "1",            "--checkpoint-every", "1",  "--integrator", c.integrator,
-          "--precision",  c.precision,   "--threads", "1",       "--quiet", "--out", out};
+          "--precision",  c.precision,   "--threads", "1",       "--quiet", "--backend", "cpu",
+          "--out", out};
 }
 
 // A folder in memory where there is one (/dev/shm): fsync costs nothing there, and a kill tests
@@ -161,7 +162,8 @@ TEST(SimKill, AFullDiskStopsCleanlyAndTheRunResumes) {
     GTEST_SKIP() << "this machine allows no private tmpfs (unshare -rm; mount -t tmpfs)";
   const std::vector<std::string> run = {"sim", "--scene", "plummer", "--n", "64", "--seed", "3",
                                         "--dt", "0.01", "--t-end", "2", "--every", "1",
-                                        "--threads", "1", "--quiet", "--max-drift", "0"};
+                                        "--threads", "1", "--quiet", "--max-drift", "0",
+                                        "--backend", "cpu"};
   std::string args;
   for (const auto& a : run) args += " " + a;
   auto whole = run;
@@ -210,7 +212,8 @@ TEST(SimKill, AFullDiskStopsAThreadedWriterCleanly) {
     GTEST_SKIP() << "this machine allows no private tmpfs (unshare -rm; mount -t tmpfs)";
   const std::vector<std::string> run = {"sim", "--scene", "plummer", "--n", "1500", "--seed", "3",
                                         "--dt", "0.01", "--t-end", "2", "--every", "1",
-                                        "--threads", "1", "--quiet", "--max-drift", "0"};
+                                        "--threads", "1", "--quiet", "--max-drift", "0",
+                                        "--backend", "cpu"};
   std::string args;
   for (const auto& a : run) args += " " + a;
   auto whole = run;

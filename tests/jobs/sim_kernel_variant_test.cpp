@@ -31,6 +31,7 @@ bool cpu_runs(const std::string& kernel) {
 
 SimJob plummer_run(const std::filesystem::path& out, const std::string& cpu_kernel) {
   SimJob job;
+  job.backend = Backend::cpu;  // the CPU's kernels, also where a GPU is present
   job.scene = "plummer";
   job.scene_settings = {{"n", ParamValue{std::int64_t{40}}},
                         {"seed", ParamValue{std::int64_t{3}}}};
@@ -46,6 +47,7 @@ SimJob plummer_run(const std::filesystem::path& out, const std::string& cpu_kern
 
 SimJob resume_of(const std::filesystem::path& out) {
   SimJob job;
+  job.backend = Backend::cpu;
   job.resume = true;
   job.out = out.string();
   return job;

@@ -21,6 +21,7 @@ namespace {
 SimJob small_plummer(const std::filesystem::path& out, const std::string& integrator,
                      Precision precision) {
   SimJob job;
+  job.backend = Backend::cpu;  // compared with CPU engines below, also where a GPU is present
   job.scene = "plummer";
   job.scene_settings = {{"n", ParamValue{std::int64_t{48}}}, {"seed", ParamValue{std::int64_t{7}}}};
   job.integrator = integrator;
