@@ -238,6 +238,7 @@ TEST(SimRun, ResumeUsesTheCheckpointedStepperState) {
     write_checkpoint_file(path, c);  // the newest, with a CRC of its altered values
   }
   SimJob rest;
+  rest.backend = Backend::cpu;  // as the run it resumes
   rest.resume = true;
   rest.out = (dir / "split").string();
   rest.every = 10;
@@ -262,6 +263,7 @@ TEST(SimRun, ResumeAfterAKillStartsFromTheLastCheckpoint) {
   ASSERT_EQ(run_checkpoints(dir / "split"), (std::vector<std::int64_t>{30, 50}));
   std::filesystem::remove(checkpoint_path(dir / "split", 50));
   SimJob rest;
+  rest.backend = Backend::cpu;  // as the run it resumes
   rest.resume = true;
   rest.out = (dir / "split").string();
   rest.every = 10;
