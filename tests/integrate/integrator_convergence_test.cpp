@@ -33,10 +33,15 @@ constexpr double kEndTime = 5.0;
 struct OrderCase {
   std::string name;
   int coarsest_steps;
+  // Fehlberg's and Dormand–Prince's leading error terms are small by design: their steps reach
+  // the asymptotic regime only below fp64's rounding, so they are measured in float128 (array
+  // stepper; the coefficients' own rounding, ~10⁻¹⁶ per unit time, stays below every error).
+  bool float128 = false;
 };
 const OrderCase kOrderCases[] = {
     {"euler", 1 << 15},   {"symplectic-euler", 1 << 12}, {"midpoint", 1 << 10},
     {"rk4", 1 << 9},      {"leapfrog", 1 << 9},           {"yoshida4", 1 << 7},
+    {"cash-karp", 1 << 7},  {"fehlberg45", 1 << 11, true}, {"dopri5", 1 << 9, true},
 };
 constexpr int kHalvings = 3;
 
@@ -69,6 +74,9 @@ double register_error(const std::string& name, int steps) {
   return test::kepler_error(orbit, s, steps * h);
 }
 
+template <class Real>
+Real array_error_at(const char* name, int steps, Real end_time);
+
 double array_error(const std::string& name, int steps) {
   const KeplerOrbit<double> orbit;
   const double h = kEndTime / steps;
@@ -97,11 +105,17 @@ void expect_nominal_order(const OrderCase& c, ErrorOf error_of) {
 }
 
 TEST(IntegratorConvergence, RegisterStepperOrderOnKeplerEqualsNominal) {
-  for (const OrderCase& c : kOrderCases) expect_nominal_order(c, register_error);
+  for (const OrderCase& c : kOrderCases)
+    if (!c.float128) expect_nominal_order(c, register_error);
 }
 
 TEST(IntegratorConvergence, ArrayStepperOrderOnKeplerEqualsNominal) {
-  for (const OrderCase& c : kOrderCases) expect_nominal_order(c, array_error);
+  for (const OrderCase& c : kOrderCases)
+    expect_nominal_order(c, [&](const std::string& name, int steps) {
+      return c.float128 ? static_cast<double>(
+                              array_error_at<float128>(name.c_str(), steps, float128(kEndTime)))
+                        : array_error(name, steps);
+    });
 }
 
 // float128 continues the h⁴ line where fp64 has reached its rounding floor: RK4, one unit of

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
+#include "orrery/integrate/runge_kutta/embedded_pairs.hpp"
 #include "orrery/integrate/splitting/splitting_tables.hpp"
 
 namespace orrery {
@@ -20,8 +21,8 @@ struct TableList {
 };
 
 // In the order the registry lists them.
-using IntegratorTables =
-    TableList<ExplicitEuler, SymplecticEuler, Midpoint, ClassicRK4, LeapfrogKDK, Yoshida4>;
+using IntegratorTables = TableList<ExplicitEuler, SymplecticEuler, Midpoint, ClassicRK4, Fehlberg45,
+                                   CashKarp, DormandPrince5, LeapfrogKDK, Yoshida4>;
 
 // Calls f.template operator()<Table>() with the table named `name` (a template lambda,
 // []<class Table>() { ... }); false when no table has that name.
