@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/integrate/integrator_registry.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
+#include "orrery/integrate/runge_kutta/adaptive_array_stepper.hpp"
 #include "orrery/integrate/runge_kutta/array_stepper.hpp"
 #include "orrery/integrate/splitting/array_stepper.hpp"
 
@@ -67,21 +70,46 @@ std::string integrators_markdown_table() {
   return table;
 }
 
+std::vector<std::string> adaptive_integrator_names() {
+  std::vector<std::string> names;
+  [&]<class... Tables>(TableList<Tables...>) {
+    ((EmbeddedPair<Tables> ? names.push_back(Tables::name) : void()), ...);
+  }(IntegratorTables{});
+  return names;
+}
+
 template <class Real>
-std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name) {
+std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, double tolerance) {
+  if (!(std::isfinite(tolerance) && tolerance >= 0))
+    throw ParameterError("tolerance", fmt::format("{}", tolerance),
+                         "a tolerance > 0 (step control), or 0 for fixed steps");
+  find_integrator(name);  // throws the error that names the valid ones
   std::unique_ptr<ArrayStepper<Real>> stepper;
   visit_integrator(name, [&]<class Table>() {
+    if constexpr (EmbeddedPair<Table>) {
+      if (tolerance > 0) {
+        stepper = std::make_unique<AdaptiveRkArrayStepper<Table, Real>>(tolerance);
+        return;
+      }
+    }
+    if (tolerance > 0)
+      throw ParameterError("tolerance", fmt::format("{}", tolerance),
+                           fmt::format("0 for {} (fixed steps); step control needs an embedded "
+                                       "pair: {}",
+                                       name, fmt::join(adaptive_integrator_names(), ", ")));
     if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
       stepper = std::make_unique<RkArrayStepper<Table, Real>>();
     else
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
   });
-  if (!stepper) find_integrator(name);  // throws the error that names the valid ones
   return stepper;
 }
 
-template std::unique_ptr<ArrayStepper<float>> make_array_stepper<float>(std::string_view);
-template std::unique_ptr<ArrayStepper<double>> make_array_stepper<double>(std::string_view);
-template std::unique_ptr<ArrayStepper<float128>> make_array_stepper<float128>(std::string_view);
+#define ORRERY_MAKE_STEPPER(Real) \
+  template std::unique_ptr<ArrayStepper<Real>> make_array_stepper<Real>(std::string_view, double);
+ORRERY_MAKE_STEPPER(float)
+ORRERY_MAKE_STEPPER(double)
+ORRERY_MAKE_STEPPER(float128)
+#undef ORRERY_MAKE_STEPPER
 
 }  // namespace orrery

@@ -33,7 +33,12 @@ std::vector<ParamField<J>> make_fields() {
     i.choices = integrator_names();
     f.push_back(std::move(i));
   }
-  f.push_back(real_field("dt", "time step (default: the scene's)", &J::dt, RealRule::Positive));
+  f.push_back(real_field("dt", "time step (default: the scene's); with --tolerance the first one",
+                         &J::dt, RealRule::Positive));
+  f.push_back(real_field("tolerance",
+                         "step-size control: each step's error estimate within this, relative "
+                         "and absolute (dopri5, cash-karp, fehlberg45; default 0: fixed steps)",
+                         &J::tolerance, RealRule::NonNegative));
   f.push_back(real_field("t-end", "end time; the last step is shortened to land on it (default: "
                                   "the scene's)",
                          &J::t_end, RealRule::Finite));
@@ -70,8 +75,8 @@ std::vector<ParamField<J>> make_fields() {
 }
 
 // Parameters that define the run and are stored in its file.
-const char* kStored[] = {"scene", "input",     "engine",     "theta",     "multipole",
-                         "integrator", "dt",   "precision", "cpu-kernel"};
+const char* kStored[] = {"scene",      "input", "engine",    "theta",      "multipole",
+                         "integrator", "dt",    "tolerance", "precision", "cpu-kernel"};
 }  // namespace
 
 bool is_resumed_sim_setting(const std::string& name) {

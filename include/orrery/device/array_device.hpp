@@ -9,11 +9,14 @@
 // accelerations.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace orrery {
 
@@ -79,6 +82,24 @@ class ArrayDevice {
   // Whether every value of `b` is finite, found where the values are: a run checks its state
   // after every step, and copying it out for that would undo keeping it on the device.
   virtual bool all_finite(const DeviceBuffer<Real>& b) = 0;
+  // max_i |e_i| / (atol + rtol · max(|y_i|, |z_i|)): the size of the error estimate e of a step
+  // from y to z against a step control's tolerances (Hairer, Nørsett & Wanner I, §II.4, in the
+  // maximum norm: the same value whatever order a device visits the elements in). Here on the
+  // host, after copying the three arrays out.
+  virtual double max_scaled_error(const DeviceBuffer<Real>& e, const DeviceBuffer<Real>& y,
+                                  const DeviceBuffer<Real>& z, double atol, double rtol) {
+    std::vector<Real> he(e.size()), hy(y.size()), hz(z.size());
+    copy_to_host(e, he);
+    copy_to_host(y, hy);
+    copy_to_host(z, hz);
+    double worst = 0;
+    for (std::size_t i = 0; i < he.size(); ++i) {
+      const double scale = atol + rtol * std::max(std::abs(static_cast<double>(hy[i])),
+                                                  std::abs(static_cast<double>(hz[i])));
+      worst = std::max(worst, std::abs(static_cast<double>(he[i])) / scale);
+    }
+    return worst;
+  }
 };
 
 }  // namespace orrery

@@ -35,9 +35,13 @@ const IntegratorInfo& find_integrator(std::string_view name);
 // The integrators as a Markdown table (the one in docs/integrators.md).
 std::string integrators_markdown_table();
 
-// The array stepper of the named integrator; throws as find_integrator. Instantiated for float,
-// double and float128.
+// The array stepper of the named integrator; throws as find_integrator. A tolerance > 0 turns on
+// step-size control (runge_kutta/adaptive_array_stepper.hpp), which only the embedded pairs have
+// (adaptive_integrator_names(); ParameterError("tolerance", ...) for any other). Instantiated for
+// float, double and float128.
 template <class Real>
-std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name);
+std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name,
+                                                       double tolerance = 0.0);
+std::vector<std::string> adaptive_integrator_names();
 
 }  // namespace orrery

@@ -30,6 +30,7 @@ struct SimJob {
   std::string multipole = "quadrupole";
   std::string integrator = "leapfrog";
   double dt = 0.0;                                            // 0: the scene's
+  double tolerance = 0.0;  // > 0: step-size control (embedded pairs); dt is then the first step
   double t_end = std::numeric_limits<double>::quiet_NaN();    // NaN: the scene's
   std::int64_t every = 0;             // steps between snapshots; 0: about 100 over the run
   double every_time = 0.0;  // time between snapshots (at its multiples; replaces `every`); 0: none

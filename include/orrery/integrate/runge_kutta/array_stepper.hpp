@@ -50,20 +50,23 @@ struct TableauArrays {
 
 }  // namespace detail
 
+// The stages of one step: X_i, V_i and A_i = a(X_i) on the system's device, in buffers
+// allocated once. After run(), V[i] and A[i] point at the stages' velocities and accelerations
+// (V[i] is v itself where row i of a is zero).
 template <ButcherTableau Tableau, class Real>
-class RkArrayStepper final : public ArrayStepper<Real> {
+class RkStages {
   using Arrays = detail::TableauArrays<Tableau>;
   static constexpr int S = Tableau::stages;
   static constexpr std::array<std::array<double, S>, S> a_ = Arrays::make_a();
-  static constexpr std::array<double, S> b_ = Arrays::make_b();
 
  public:
-  StepReport<Real> step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
-                        DeviceBuffer<Real>& v, Real h) override {
+  const DeviceBuffer<Real>* V[S];
+  const DeviceBuffer<Real>* A[S];
+
+  void run(SecondOrderSystem<Real>& system, const DeviceBuffer<Real>& x,
+           const DeviceBuffer<Real>& v, Real h) {
     ArrayDevice<Real>& device = system.device();
     prepare(device, x.size());
-    const DeviceBuffer<Real>* V[S];
-    const DeviceBuffer<Real>* A[S];
     for (int i = 0; i < S; ++i) {
       const auto earlier = static_cast<std::size_t>(i);
       const DeviceBuffer<Real>* X = &x;
@@ -78,22 +81,9 @@ class RkArrayStepper final : public ArrayStepper<Real> {
       system.accelerations(*X, stage_a_[i]);
       A[i] = &stage_a_[i];
     }
-    // x first: it may read v itself (as V_1), which the second update then overwrites.
-    device.combine(x, x, h, b_, std::span(V, S));
-    device.combine(v, v, h, b_, std::span(A, S));
-    return {.taken = h, .accepted = true, .error = std::nullopt, .next = h};
   }
-
-  void save(SecondOrderSystem<Real>&, StepperState<Real>& state) const override {
-    state = StepperState<Real>();
-  }
-  void load(SecondOrderSystem<Real>&, const StepperState<Real>& state) override {
-    if (!state.empty()) throw InputError("Runge–Kutta stepper: it keeps no state to load");
-  }
-  void clear() override {}
 
  private:
-  // Stage buffers for this device and size, allocated once.
   void prepare(ArrayDevice<Real>& device, std::size_t n) {
     if (device_ == &device && size_ == n) return;
     bool any_combined_stage = false;
@@ -114,6 +104,35 @@ class RkArrayStepper final : public ArrayStepper<Real> {
   DeviceBuffer<Real> stage_x_;
   std::array<DeviceBuffer<Real>, S> stage_v_;
   std::array<DeviceBuffer<Real>, S> stage_a_;
+};
+
+template <ButcherTableau Tableau, class Real>
+class RkArrayStepper final : public ArrayStepper<Real> {
+  using Arrays = detail::TableauArrays<Tableau>;
+  static constexpr int S = Tableau::stages;
+  static constexpr std::array<double, S> b_ = Arrays::make_b();
+
+ public:
+  StepReport<Real> step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
+                        DeviceBuffer<Real>& v, Real h) override {
+    ArrayDevice<Real>& device = system.device();
+    stages_.run(system, x, v, h);
+    // x first: it may read v itself (as V_1), which the second update then overwrites.
+    device.combine(x, x, h, b_, std::span(stages_.V, S));
+    device.combine(v, v, h, b_, std::span(stages_.A, S));
+    return {.taken = h, .accepted = true, .error = std::nullopt, .next = h};
+  }
+
+  void save(SecondOrderSystem<Real>&, StepperState<Real>& state) const override {
+    state = StepperState<Real>();
+  }
+  void load(SecondOrderSystem<Real>&, const StepperState<Real>& state) override {
+    if (!state.empty()) throw InputError("Runge–Kutta stepper: it keeps no state to load");
+  }
+  void clear() override {}
+
+ private:
+  RkStages<Tableau, Real> stages_;
 };
 
 }  // namespace orrery

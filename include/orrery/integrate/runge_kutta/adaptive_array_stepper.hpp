@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// Step-size control for an embedded Runge–Kutta pair (runge_kutta/embedded_pairs.hpp) on a large
+// system (Hairer, Nørsett & Wanner, "Solving ODEs I", §II.4): the stages of array_stepper.hpp,
+// then the candidate y₁ = y + h Σ b_i k_i and the error estimate e = h Σ (b_i − b̂_i) k_i for
+// positions and velocities alike, measured in the maximum norm against atol = rtol = tolerance,
+//   err = max_i |e_i| / (tol · (1 + max(|y_i|, |y₁_i|))).
+// err ≤ 1 accepts the step (y ← y₁); otherwise x and v stay exactly as they were. Either way
+// the next step is h · min(5, max(0.2, 0.9 · err^(−1/(q+1)))), q the lower order of the pair.
+// The stepper keeps nothing between steps: the next step size travels in the run's clock (dt), so
+// a checkpoint holds all of it and a resumed run takes the same steps.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "orrery/integrate/runge_kutta/array_stepper.hpp"
+
+namespace orrery {
+
+template <class T>
+concept EmbeddedPair = ButcherTableau<T> && requires {
+  { T::b_embedded(0) } -> std::convertible_to<double>;
+  { T::embedded_order } -> std::convertible_to<int>;
+};
+
+template <EmbeddedPair Tableau, class Real>
+class AdaptiveRkArrayStepper final : public ArrayStepper<Real> {
+  static constexpr int S = Tableau::stages;
+  static constexpr std::array<double, S> b_ = detail::TableauArrays<Tableau>::make_b();
+  static constexpr std::array<double, S> make_difference() {
+    std::array<double, S> d{};
+    for (int i = 0; i < S; ++i) d[i] = Tableau::b(i) - Tableau::b_embedded(i);
+    return d;
+  }
+  static constexpr std::array<double, S> d_ = make_difference();
+  // The error of the lower-order solution falls as h^(q+1).
+  static constexpr double kErrorExponent =
+      1.0 / (std::min(Tableau::order, Tableau::embedded_order) + 1);
+  // The usual safety factor and bounds on how fast the step may change.
+  static constexpr double kSafety = 0.9, kMinFactor = 0.2, kMaxFactor = 5.0;
+
+ public:
+  explicit AdaptiveRkArrayStepper(double tolerance) : tolerance_(tolerance) {}
+
+  StepReport<Real> step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
+                        DeviceBuffer<Real>& v, Real h) override {
+    ArrayDevice<Real>& device = system.device();
+    prepare(device, x.size());
+    stages_.run(system, x, v, h);
+    const auto V = std::span(stages_.V, S);
+    const auto A = std::span(stages_.A, S);
+    device.combine(new_x_, x, h, b_, V);
+    device.combine(new_v_, v, h, b_, A);
+    device.combine(error_, zero_, h, d_, V);
+    double err = device.max_scaled_error(error_, x, new_x_, tolerance_, tolerance_);
+    device.combine(error_, zero_, h, d_, A);
+    err = std::max(err, device.max_scaled_error(error_, v, new_v_, tolerance_, tolerance_));
+    const double factor =
+        err == 0 ? kMaxFactor
+                 : std::clamp(kSafety * std::pow(err, -kErrorExponent), kMinFactor, kMaxFactor);
+    const Real next = h * static_cast<Real>(factor);
+    if (!(err <= 1.0))  // a NaN error rejects too
+      return {.taken = Real(0), .accepted = false, .error = static_cast<Real>(err), .next = next};
+    device.copy(new_x_, x);
+    device.copy(new_v_, v);
+    return {.taken = h, .accepted = true, .error = static_cast<Real>(err), .next = next};
+  }
+
+  void save(SecondOrderSystem<Real>&, StepperState<Real>& state) const override {
+    state = StepperState<Real>();
+  }
+  void load(SecondOrderSystem<Real>&, const StepperState<Real>& state) override {
+    if (!state.empty()) throw InputError("Runge–Kutta stepper: it keeps no state to load");
+  }
+  void clear() override {}
+
+ private:
+  void prepare(ArrayDevice<Real>& device, std::size_t n) {
+    if (device_ == &device && size_ == n) return;
+    new_x_ = device.allocate(n);
+    new_v_ = device.allocate(n);
+    error_ = device.allocate(n);
+    zero_ = device.allocate(n);  // allocate() gives zeros
+    device_ = &device;
+    size_ = n;
+  }
+
+  double tolerance_;
+  RkStages<Tableau, Real> stages_;
+  const ArrayDevice<Real>* device_ = nullptr;
+  std::size_t size_ = 0;
+  DeviceBuffer<Real> new_x_, new_v_, error_, zero_;
+};
+
+}  // namespace orrery
