@@ -19,11 +19,13 @@ namespace {
 
 template <class Table>
 IntegratorInfo info_of() {
+  constexpr bool symplectic = Table::family == IntegratorFamily::splitting;
   if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
-    return {Table::name, Table::order, Table::description, Table::family, Table::stages};
+    return {Table::name, Table::order,   Table::description, Table::family, Table::stages,
+            symplectic,  EmbeddedPair<Table>};
   else
     return {Table::name, Table::order, Table::description, Table::family,
-            force_evaluations_per_step<Table>()};
+            force_evaluations_per_step<Table>(), symplectic, false};
 }
 
 template <class... Tables>

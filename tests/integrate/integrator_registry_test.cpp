@@ -49,6 +49,16 @@ TEST(IntegratorRegistry, ListsEveryIntegratorWithOrderAndCost) {
   }
 }
 
+TEST(IntegratorRegistry, MarksTheSymplecticAndTheAdaptive) {
+  std::vector<std::string> adaptive;
+  for (const IntegratorInfo& info : integrators()) {
+    EXPECT_EQ(info.symplectic, info.family == IntegratorFamily::splitting) << info.name;
+    if (info.adaptive) adaptive.emplace_back(info.name);
+  }
+  EXPECT_EQ(adaptive, adaptive_integrator_names());
+  EXPECT_EQ(adaptive, (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5"}));
+}
+
 TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
   try {
     find_integrator("rk45");

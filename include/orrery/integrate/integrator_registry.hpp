@@ -23,9 +23,11 @@ struct IntegratorInfo {
   std::string_view description;  // one line
   IntegratorFamily family;
   int force_evaluations;  // per step, once steps follow each other (first same as last counted once)
+  bool symplectic;        // preserves the phase-space volume (the splitting methods)
+  bool adaptive;          // takes --tolerance: an embedded pair for step-size control
 };
 
-// Every integrator, in a fixed order: euler, symplectic-euler, midpoint, rk4, leapfrog, yoshida4.
+// Every integrator, in the order of integrate/integrator_tables.hpp.
 const std::vector<IntegratorInfo>& integrators();
 std::vector<std::string> integrator_names();
 
