@@ -31,6 +31,10 @@ constexpr int kMaxRejectionsInARow = 64;
 // flight: a snapshot and its checkpoint.
 constexpr std::size_t kBodiesForAWriterThread = 1024;
 constexpr std::size_t kJobsInFlight = 2;
+// A step-size control that asks for steps below this fraction of the run's time scale is not
+// following the motion any more (two bodies falling onto each other): the clock itself can barely
+// resolve such steps, and the run would crawl without end.
+constexpr double kSmallestStep = 1e-13;
 
 std::string where_nonfinite(const NonFinite& bad, const SimClock& clock) {
   return fmt::format("the state became non-finite at step {} (t = {}): particle {} (id {}) has "
@@ -136,6 +140,13 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& i
     const Move move = next_move(sim.clock(), schedule);
     const StepReport<Real> report =
         move.lands ? sim.step_onto(move.target, move.h) : sim.step(move.h);
+    const double scale = std::max(std::abs(cadence.t_end), std::abs(sim.clock().time()));
+    if (sim.clock().dt < kSmallestStep * scale)
+      throw RunError(fmt::format("the step size fell to {:.3g} at t = {} (below {:g} of the "
+                                 "run's time scale): the integrator cannot follow the motion "
+                                 "here — a close encounter? (a tighter --tolerance, softening); "
+                                 "the last checkpoint is intact",
+                                 sim.clock().dt, sim.clock().time(), kSmallestStep));
     if (!report.accepted) {
       if (++rejected == kMaxRejectionsInARow)
         throw RunError(fmt::format("the integrator rejected {} steps in a row at t = {}",

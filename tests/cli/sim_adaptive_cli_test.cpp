@@ -85,6 +85,19 @@ TEST(SimAdaptiveCli, AStoppedRunResumesToTheSameBits) {
     }
 }
 
+// Too loose a tolerance lets two bodies fall onto each other at an encounter; the control then
+// asks for ever smaller steps. The run stops, saying so, instead of crawling on.
+TEST(SimAdaptiveCli, AStepThatCollapsesStopsTheRun) {
+  test::TempDir dir;
+  auto args = pythagorean("run");
+  args[6] = "1e-4";  // --tolerance
+  args[8] = "1e-2";  // --dt: the first step (from 10⁻³ the same tolerance happens to get through)
+  const auto r = run_cli(args, dir.path());
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("the step size fell to"), std::string::npos) << r.err;
+  EXPECT_FALSE(run_checkpoints(dir / "run").empty());
+}
+
 TEST(SimAdaptiveCli, ATolerancePassesOnlyToAnEmbeddedPair) {
   test::TempDir dir;
   const auto r = run_cli({"sim", "--scene", "kepler", "--integrator", "rk4", "--tolerance", "1e-8",
