@@ -38,4 +38,19 @@ ORRERY_HD constexpr std::uint32_t morton_coordinate(T u) {
   return c <= T(0) ? 0u : c >= cells ? (1u << kMortonBitsPerAxis) - 1 : static_cast<std::uint32_t>(c);
 }
 
+// The scale that maps a bounding cube of side `side` into [0, 1): the side widened a little so
+// that the largest coordinate maps inside. W is the width the keys are computed in (double, or
+// float128 for float128 trees), the same on CPU and GPU so that both trees sort alike.
+template <class W>
+ORRERY_HD W morton_scale(W side) {
+  return side > W(0) ? W(1) / (side * W(1.0000001)) : W(0);
+}
+
+// The key of the point (x, y, z) in the cube whose lowest corner is (lx, ly, lz).
+template <class W>
+ORRERY_HD std::uint64_t morton_key_in_cube(W x, W y, W z, W lx, W ly, W lz, W scale) {
+  return morton_key(morton_coordinate((x - lx) * scale), morton_coordinate((y - ly) * scale),
+                    morton_coordinate((z - lz) * scale));
+}
+
 }  // namespace orrery

@@ -34,6 +34,14 @@ ORRERY_HD T pair_potential_term(const T& mi, const T& mj, const T& r2) {
   return mi * mj / sqrt(r2);
 }
 
+// A softened body's term in a potential summed over every body, itself included (a tree walk
+// meets each target among its own leaf's bodies): m / √(ε²/2 + ε²/2) = m/ε, which the caller
+// adds back to remove it; 0 without softening, where the walk skipped it (r² = 0).
+template <class T>
+ORRERY_HD T own_softened_potential(const T& mass, const T& half_eps2) {
+  return half_eps2 > T(0) ? mass / sqrt(half_eps2 + half_eps2) : T(0);
+}
+
 // Adds source j's pull on target i (unscaled by G) to `acc`. A source at the target's own
 // position with ε = 0 must be skipped by the caller (r² = 0).
 template <class T>

@@ -52,12 +52,10 @@ void Octree<Real>::build(const Real* x, const Real* y, const Real* z, const Real
   using W = Wide<Real>;
   W side = 0;
   for (int a = 0; a < 3; ++a) side = std::max(side, static_cast<W>(hi[a]) - static_cast<W>(lo[a]));
-  const W scale = side > 0 ? W(1) / (side * W(1.0000001)) : W(0);
+  const W scale = morton_scale(side);
   keys_.resize(n);
   for (std::size_t i = 0; i < n; ++i)
-    keys_[i] = morton_key(morton_coordinate((static_cast<W>(x[i]) - lo[0]) * scale),
-                          morton_coordinate((static_cast<W>(y[i]) - lo[1]) * scale),
-                          morton_coordinate((static_cast<W>(z[i]) - lo[2]) * scale));
+    keys_[i] = morton_key_in_cube<W>(x[i], y[i], z[i], lo[0], lo[1], lo[2], scale);
   order_.resize(n);
   std::iota(order_.begin(), order_.end(), 0u);
   // Ties keep the caller's order, so the tree does not depend on the sort's implementation.

@@ -137,9 +137,7 @@ void TreeEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi)
     a[i] = g * sa[s];
     a[n + i] = g * sa[n + s];
     a[2 * n + i] = g * sa[2 * n + s];
-    Real own(0);
-    if (b.half_eps2[s] > Real(0)) own = b.mass[s] / sqrt(b.half_eps2[s] + b.half_eps2[s]);
-    phi[i] = g * (sa[3 * n + s] + own);
+    phi[i] = g * (sa[3 * n + s] + own_softened_potential(b.mass[s], b.half_eps2[s]));
   }
   timings_.force = seconds_since(t1);
 }

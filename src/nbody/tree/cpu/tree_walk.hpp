@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "nbody/tree/cell_opening.hpp"
 #include "octree.hpp"
 #include "tree_kernel.hpp"
 
@@ -31,18 +32,6 @@ GroupBox<Real> group_box(const SortedBodies<Real>& b, const OctreeNode<Real>& gr
       box.lo[a] = std::min(box.lo[a], p[a]), box.hi[a] = std::max(box.hi[a], p[a]);
   }
   return box;
-}
-
-// d² from a point to the box (0 inside).
-template <class Real>
-Real distance2_to_box(const GroupBox<Real>& box, Real x, Real y, Real z) {
-  const Real p[3] = {x, y, z};
-  Real d2 = 0;
-  for (int a = 0; a < 3; ++a) {
-    const Real d = p[a] < box.lo[a] ? box.lo[a] - p[a] : p[a] > box.hi[a] ? p[a] - box.hi[a] : Real(0);
-    d2 += d * d;
-  }
-  return d2;
 }
 
 template <class Real>
@@ -101,8 +90,8 @@ void walk_group(const Octree<Real>& tree, std::uint32_t g, Real theta, SourceLis
     const OctreeNode<Real>& n = nodes[i];
     const bool holds_group = i <= g && g < n.next;
     if (!holds_group) {
-      const Real d2 = distance2_to_box(box, n.cx, n.cy, n.cz);
-      if (n.size * n.size < theta2 * d2) {
+      const Real d2 = distance2_to_box(box.lo, box.hi, n.cx, n.cy, n.cz);
+      if (taken_whole(n.size * n.size, theta2, d2)) {
         push_cell(cells, n, quads[i]);
         i = n.next;
         continue;

@@ -79,7 +79,7 @@ __global__ void bounds_final(const Real* partial, int blocks, double* frame) {
     side = s > side ? s : side;
   }
   for (int a = 0; a < 3; ++a) frame[a] = lo[a];
-  frame[3] = side > 0 ? 1.0 / (side * 1.0000001) : 0.0;
+  frame[3] = morton_scale(side);
 }
 
 template <class Real>
@@ -87,10 +87,7 @@ __global__ void morton_keys(const Real* x, const Real* y, const Real* z, std::si
                             const double* frame, std::uint64_t* key, std::uint32_t* index) {
   const std::size_t i = blockIdx.x * std::size_t(kThreads) + threadIdx.x;
   if (i >= n) return;
-  const double s = frame[3];
-  key[i] = morton_key(morton_coordinate((double(x[i]) - frame[0]) * s),
-                      morton_coordinate((double(y[i]) - frame[1]) * s),
-                      morton_coordinate((double(z[i]) - frame[2]) * s));
+  key[i] = morton_key_in_cube<double>(x[i], y[i], z[i], frame[0], frame[1], frame[2], frame[3]);
   index[i] = static_cast<std::uint32_t>(i);
 }
 

@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include "device/cuda/cuda_check.hpp"
+#include "nbody/tree/cell_opening.hpp"
 #include "nbody/tree/cuda/tree_walk_launch.hpp"
 #include "orrery/physics/inverse_sqrt.hpp"
 #include "orrery/physics/multipole.hpp"
@@ -77,13 +78,8 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk(TreePass<Real> p) {
     const Real4<Real> c = tree.com[i];
     const Real4<Real> qb = tree.quad_b[i];  // Q_yz, Q_zz, ε²/2, size²
     if (link.begin >= end || first >= link.begin + link.count) {  // holds none of the targets
-      Real d2 = 0;
-      const Real v[3] = {c.x, c.y, c.z};
-      for (int a = 0; a < 3; ++a) {
-        const Real d = max(max(lo[a] - v[a], v[a] - hi[a]), Real(0));
-        d2 = fma(d, d, d2);
-      }
-      if (qb.w < p.theta2 * d2) {
+      const Real d2 = distance2_to_box(lo, hi, c.x, c.y, c.z);
+      if (taken_whole(qb.w, p.theta2, d2)) {
         Real4<Real> qa{};
         if constexpr (Quadrupole_) qa = tree.quad_a[i];
 #pragma unroll
@@ -130,8 +126,7 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk(TreePass<Real> p) {
     p.ay[o] = p.g * t[q].ay;
     p.az[o] = p.g * t[q].az;
     if constexpr (Potentials) {
-      const Real own = t[q].h > Real(0) ? tree.body[s].w / sqrt(t[q].h + t[q].h) : Real(0);
-      p.phi[o] = p.g * (t[q].phi + own);
+      p.phi[o] = p.g * (t[q].phi + own_softened_potential(tree.body[s].w, t[q].h));
     }
   }
 }
