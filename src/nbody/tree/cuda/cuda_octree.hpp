@@ -9,7 +9,7 @@
 // 2825, 2012, "Bonsai"; the sort is CUB's radix sort, D. Merrill & A. Grimshaw 2011). Subtree
 // sizes bottom-up and depth-first positions top-down then lay the levels out depth-first, and
 // the moments are summed bottom-up by the parallel-axis theorem (physics/multipole.hpp). No
-// fmt here: the .cu file includes this header.
+// fmt here: the .cu files (cuda_octree.cu, octree_layout.cu, walk_groups.cu) include it.
 #pragma once
 
 #include <cuda_runtime.h>

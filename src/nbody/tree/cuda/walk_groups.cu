@@ -13,16 +13,11 @@
 #include <cub/device/device_scan.cuh>
 
 #include "device/cuda/cuda_check.hpp"
+#include "nbody/tree/cuda/tree_build_grid.hpp"
 
 namespace orrery::cuda {
 
 namespace {
-
-constexpr int kThreads = 256;
-
-unsigned blocks_for(std::size_t work) {
-  return static_cast<unsigned>((work + kThreads - 1) / kThreads);
-}
 
 // flag[dfs of k] = 1 for every super-node k: a child of a cell of more than `super` bodies that
 // holds at most `super` or is a leaf, or the root when it holds at most `super` or is a leaf.
@@ -30,7 +25,7 @@ __global__ void mark_super_nodes(const std::uint32_t* begin, const std::uint32_t
                                  const std::uint32_t* first_child, const std::uint32_t* children,
                                  const std::uint32_t* dfs, std::uint32_t nodes, std::uint32_t super,
                                  std::uint32_t* flag) {
-  const std::uint32_t c = blockIdx.x * kThreads + threadIdx.x;
+  const std::uint32_t c = blockIdx.x * kBuildThreads + threadIdx.x;
   if (c >= nodes) return;
   auto small = [&](std::uint32_t k) { return end[k] - begin[k] <= super || children[k] == 0; };
   if (c == 0 && small(0)) flag[dfs[0]] = 1;
@@ -62,7 +57,7 @@ __device__ std::uint32_t pack_leaves(const TreeLink* link, std::uint32_t d, std:
 
 __global__ void count_groups(const TreeLink* link, std::uint32_t nodes, std::uint32_t group,
                              std::uint32_t* flag_then_count) {
-  const std::uint32_t d = blockIdx.x * kThreads + threadIdx.x;
+  const std::uint32_t d = blockIdx.x * kBuildThreads + threadIdx.x;
   if (d >= nodes || flag_then_count[d] == 0) return;
   flag_then_count[d] = pack_leaves(link, d, group, [](std::uint32_t, std::uint32_t) {});
 }
@@ -70,7 +65,7 @@ __global__ void count_groups(const TreeLink* link, std::uint32_t nodes, std::uin
 __global__ void write_groups(const TreeLink* link, std::uint32_t nodes, std::uint32_t group,
                              const std::uint32_t* count, const std::uint32_t* offset,
                              WalkGroup* out, std::uint32_t* total) {
-  const std::uint32_t d = blockIdx.x * kThreads + threadIdx.x;
+  const std::uint32_t d = blockIdx.x * kBuildThreads + threadIdx.x;
   if (d >= nodes) return;
   if (d == nodes - 1) *total = offset[d] + count[d];
   if (count[d] == 0) return;
@@ -89,10 +84,10 @@ void CudaOctree<Real>::make_groups(int group, int super, cudaStream_t stream) {
   std::uint32_t* offset = group_offset_.reserve(nodes);
   ORRERY_CUDA_CHECK(cudaMemsetAsync(count, 0, nodes * sizeof(std::uint32_t), stream),
                     "clearing the tree's group counts");
-  mark_super_nodes<<<blocks_for(nodes), kThreads, 0, stream>>>(
+  mark_super_nodes<<<blocks_for(nodes), kBuildThreads, 0, stream>>>(
       begin_.get(), end_.get(), first_child_.get(), children_.get(), dfs_.get(), nodes,
       static_cast<std::uint32_t>(super), count);
-  count_groups<<<blocks_for(nodes), kThreads, 0, stream>>>(link_.get(), nodes,
+  count_groups<<<blocks_for(nodes), kBuildThreads, 0, stream>>>(link_.get(), nodes,
                                                            static_cast<std::uint32_t>(group), count);
   std::size_t bytes = cub_temp_bytes_;
   ORRERY_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp_.get(), bytes, count, offset, nodes,
@@ -101,7 +96,7 @@ void CudaOctree<Real>::make_groups(int group, int super, cudaStream_t stream) {
   // At most one group per leaf plus one per `group` bodies of a leaf.
   WalkGroup* out = groups_.reserve(nodes + n_ / static_cast<std::size_t>(group) + 1);
   std::uint32_t* total = readback_.reserve(1);
-  write_groups<<<blocks_for(nodes), kThreads, 0, stream>>>(
+  write_groups<<<blocks_for(nodes), kBuildThreads, 0, stream>>>(
       link_.get(), nodes, static_cast<std::uint32_t>(group), count, offset, out, total);
   ORRERY_CUDA_CHECK(cudaStreamSynchronize(stream), "forming the tree's walking groups");
   group_count_ = *total;
