@@ -16,24 +16,31 @@
 
 namespace orrery {
 
-// a_ij of an s-stage method stored row by row below the diagonal: row i holds i entries.
-template <int S>
-ORRERY_HD constexpr double lower_triangle(const std::array<double, S*(S - 1) / 2>& a, int i,
-                                          int j) {
-  return j < i ? a[static_cast<std::size_t>(i * (i - 1) / 2 + j)] : 0.0;
-}
+// The tableau interface of butcher_tableau.hpp read from arrays: T::kA holds a_ij below the
+// diagonal row by row (row i has i entries), T::kB, T::kBHat and T::kC the weights and nodes.
+template <class T, int S>
+struct TabulatedPair {
+  static constexpr IntegratorFamily family = IntegratorFamily::explicit_runge_kutta;
+  static constexpr int stages = S;
+  ORRERY_HD static constexpr double a(int i, int j) {
+    return j < i ? T::kA[static_cast<std::size_t>(i * (i - 1) / 2 + j)] : 0.0;
+  }
+  ORRERY_HD static constexpr double b(int i) { return T::kB[static_cast<std::size_t>(i)]; }
+  ORRERY_HD static constexpr double b_embedded(int i) {
+    return T::kBHat[static_cast<std::size_t>(i)];
+  }
+  ORRERY_HD static constexpr double c(int i) { return T::kC[static_cast<std::size_t>(i)]; }
+};
 
 // Dormand–Prince 5(4) (J. R. Dormand & P. J. Prince, J. Comput. Appl. Math. 6, 19, 1980;
 // Hairer–Nørsett–Wanner Table II.5.2): 7 stages, the 5th-order solution advanced, the 4th the
 // estimate; the last stage is f at the new point (first same as last for a controlled step).
-struct DormandPrince5 {
+struct DormandPrince5 : TabulatedPair<DormandPrince5, 7> {
   static constexpr const char* name = "dopri5";
-  static constexpr IntegratorFamily family = IntegratorFamily::explicit_runge_kutta;
   static constexpr const char* description =
       "Dormand–Prince 5(4), 7 stages (embedded 4th order)";
   static constexpr int order = 5;
   static constexpr int embedded_order = 4;
-  static constexpr int stages = 7;
   static constexpr std::array<double, 21> kA{
       1.0 / 5,
       3.0 / 40,        9.0 / 40,
@@ -47,21 +54,15 @@ struct DormandPrince5 {
                                                393.0 / 640,    -92097.0 / 339200, 187.0 / 2100,
                                                1.0 / 40};
   static constexpr std::array<double, 7> kC{0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0, 1.0};
-  ORRERY_HD static constexpr double a(int i, int j) { return lower_triangle<7>(kA, i, j); }
-  ORRERY_HD static constexpr double b(int i) { return kB[static_cast<std::size_t>(i)]; }
-  ORRERY_HD static constexpr double b_embedded(int i) { return kBHat[static_cast<std::size_t>(i)]; }
-  ORRERY_HD static constexpr double c(int i) { return kC[static_cast<std::size_t>(i)]; }
 };
 
 // Cash–Karp 5(4) (J. R. Cash & A. H. Karp, ACM Trans. Math. Softw. 16, 201, 1990): 6 stages, the
 // 5th-order solution advanced, the 4th the estimate (as in Numerical Recipes' rkck).
-struct CashKarp {
+struct CashKarp : TabulatedPair<CashKarp, 6> {
   static constexpr const char* name = "cash-karp";
-  static constexpr IntegratorFamily family = IntegratorFamily::explicit_runge_kutta;
   static constexpr const char* description = "Cash–Karp 5(4), 6 stages (embedded 4th order)";
   static constexpr int order = 5;
   static constexpr int embedded_order = 4;
-  static constexpr int stages = 6;
   static constexpr std::array<double, 15> kA{
       1.0 / 5,
       3.0 / 40,          9.0 / 40,
@@ -73,23 +74,17 @@ struct CashKarp {
   static constexpr std::array<double, 6> kBHat{2825.0 / 27648,  0.0,           18575.0 / 48384,
                                                13525.0 / 55296, 277.0 / 14336, 1.0 / 4};
   static constexpr std::array<double, 6> kC{0.0, 1.0 / 5, 3.0 / 10, 3.0 / 5, 1.0, 7.0 / 8};
-  ORRERY_HD static constexpr double a(int i, int j) { return lower_triangle<6>(kA, i, j); }
-  ORRERY_HD static constexpr double b(int i) { return kB[static_cast<std::size_t>(i)]; }
-  ORRERY_HD static constexpr double b_embedded(int i) { return kBHat[static_cast<std::size_t>(i)]; }
-  ORRERY_HD static constexpr double c(int i) { return kC[static_cast<std::size_t>(i)]; }
 };
 
 // Runge–Kutta–Fehlberg 4(5) (E. Fehlberg, NASA TR R-315, 1969; Hairer–Nørsett–Wanner Table
 // II.5.1): 6 stages, the 4th-order solution advanced as Fehlberg designed it, the 5th the
 // estimate.
-struct Fehlberg45 {
+struct Fehlberg45 : TabulatedPair<Fehlberg45, 6> {
   static constexpr const char* name = "fehlberg45";
-  static constexpr IntegratorFamily family = IntegratorFamily::explicit_runge_kutta;
   static constexpr const char* description =
       "Runge–Kutta–Fehlberg 4(5), 6 stages (embedded 5th order)";
   static constexpr int order = 4;
   static constexpr int embedded_order = 5;
-  static constexpr int stages = 6;
   static constexpr std::array<double, 15> kA{
       1.0 / 4,
       3.0 / 32,         9.0 / 32,
@@ -101,10 +96,6 @@ struct Fehlberg45 {
   static constexpr std::array<double, 6> kBHat{16.0 / 135,      0.0,   6656.0 / 12825,
                                                28561.0 / 56430, -0.18, 2.0 / 55};
   static constexpr std::array<double, 6> kC{0.0, 1.0 / 4, 3.0 / 8, 12.0 / 13, 1.0, 1.0 / 2};
-  ORRERY_HD static constexpr double a(int i, int j) { return lower_triangle<6>(kA, i, j); }
-  ORRERY_HD static constexpr double b(int i) { return kB[static_cast<std::size_t>(i)]; }
-  ORRERY_HD static constexpr double b_embedded(int i) { return kBHat[static_cast<std::size_t>(i)]; }
-  ORRERY_HD static constexpr double c(int i) { return kC[static_cast<std::size_t>(i)]; }
 };
 
 }  // namespace orrery
