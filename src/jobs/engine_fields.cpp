@@ -17,8 +17,8 @@ Multipole multipole_named(const std::string& name) {
                        fmt::format("one of: {}", fmt::join(multipole_names(), ", ")));
 }
 
-void check_engine_choice(const std::string& engine, Backend backend,
-                         const std::vector<int>& devices, Precision precision, double theta) {
+void check_engine_choice(Backend backend, const std::vector<int>& devices, Precision precision,
+                         double theta) {
   if (!(theta >= 0 && theta < 2))
     throw ParameterError("--theta", fmt::format("{}", theta),
                          "an opening angle 0 <= theta < 2 (0 opens every cell)");
@@ -28,9 +28,9 @@ void check_engine_choice(const std::string& engine, Backend backend,
     where.backend = backend;
     where.devices = devices;
     if (precision == Precision::fp128)
-      resolve_backend<float128>(where, engine);
+      resolve_backend<float128>(where);
     else
-      resolve_backend<double>(where, engine);
+      resolve_backend<double>(where);
   } catch (const ParameterError& e) {
     throw e.renamed("--" + e.parameter());
   }

@@ -128,7 +128,7 @@ ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, const 
   out.n = n;
   out.engine = job.engine;
   out.backend = engine->backend();
-  out.note = resolve_backend<Real>(eo, job.engine).note;
+  out.note = resolve_backend<Real>(eo).note;
   out.median_seconds = median(total);
   out.median_parts = {median(upload), median(build), median(force)};
   const double pass = out.median_parts.force > 0 ? out.median_parts.force : out.median_seconds;

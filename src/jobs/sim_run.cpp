@@ -39,7 +39,7 @@ struct EngineFacts {
 
 template <class Real>
 EngineFacts facts_of(ForceEngine<Real>& engine, const EngineOptions& eo) {
-  return {engine.backend(), resolve_backend<Real>(eo, engine.name()).note,
+  return {engine.backend(), resolve_backend<Real>(eo).note,
           engine.potential_energy_method()};
 }
 

@@ -22,9 +22,6 @@ constexpr double kMaxTheta = 2.0;
 // Bodies per leaf and targets per group: beyond this a walk's lists stop fitting any cache.
 constexpr int kMaxLeafOrGroup = 4096;
 
-// The engines that have a CUDA backend in this version.
-bool has_cuda_backend(std::string_view engine) { return engine == "direct" || engine == "tree"; }
-
 template <class Real>
 constexpr bool kRunsOnCuda = std::is_same_v<Real, float> || std::is_same_v<Real, double>;
 
@@ -60,18 +57,8 @@ std::string tree_potential_method(const EngineOptions& options) {
 }
 
 template <class Real>
-ResolvedBackend resolve_backend(const EngineOptions& options, std::string_view engine) {
+ResolvedBackend resolve_backend(const EngineOptions& options) {
   if (options.backend == Backend::cpu) return {Backend::cpu, ""};
-  if (!has_cuda_backend(engine)) {
-    if (options.backend == Backend::cuda)
-      throw ParameterError("backend", "cuda",
-                           fmt::format("cpu or auto: the {} engine runs on the CPU only in this "
-                                       "version",
-                                       engine));
-    return {Backend::cpu, fmt::format("the {} engine runs on the CPU only in this version; "
-                                      "computed on the CPU",
-                                      engine)};
-  }
   std::string why;
   const int present = cuda_device_count(&why);
   check_device_list(options.devices, present);
@@ -99,7 +86,7 @@ std::unique_ptr<ForceEngine<Real>> make_force_engine(std::string_view name,
     throw ParameterError("engine", std::string(name),
                          fmt::format("one of: {}", fmt::join(force_engine_names(), ", ")));
   check_options(options);
-  const Backend backend = resolve_backend<Real>(options, name).backend;
+  const Backend backend = resolve_backend<Real>(options).backend;
 #if ORRERY_WITH_CUDA
   if constexpr (kRunsOnCuda<Real>) {
     if (backend == Backend::cuda)
@@ -113,7 +100,7 @@ std::unique_ptr<ForceEngine<Real>> make_force_engine(std::string_view name,
 }
 
 #define ORRERY_INSTANTIATE(Real)                                                               \
-  template ResolvedBackend resolve_backend<Real>(const EngineOptions&, std::string_view);                        \
+  template ResolvedBackend resolve_backend<Real>(const EngineOptions&);                        \
   template std::unique_ptr<ForceEngine<Real>> make_force_engine<Real>(std::string_view,        \
                                                                       const EngineOptions&);
 ORRERY_INSTANTIATE(float)

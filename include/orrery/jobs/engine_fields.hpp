@@ -39,10 +39,10 @@ void add_engine_fields(std::vector<ParamField<P>>& f, std::string P::*engine, do
 Multipole multipole_named(const std::string& name);
 
 // Refuses, before any work and naming the flag, what make_force_engine would refuse later: a
-// device list with --backend cpu, --backend cuda where it cannot run (no build, no device, fp128,
-// an engine without a CUDA backend), θ outside [0, 2).
-void check_engine_choice(const std::string& engine, Backend backend,
-                         const std::vector<int>& devices, Precision precision, double theta);
+// device list with --backend cpu, --backend cuda where it cannot run (no build, no device, fp128),
+// θ outside [0, 2).
+void check_engine_choice(Backend backend, const std::vector<int>& devices, Precision precision,
+                         double theta);
 
 template <class Job>
 EngineOptions engine_options_of(const Job& job, double g, double softening) {
@@ -60,7 +60,7 @@ EngineOptions engine_options_of(const Job& job, double g, double softening) {
 
 template <class Job>
 void check_engine_choice(const Job& job) {
-  check_engine_choice(job.engine, job.backend, job.devices, job.precision, job.theta);
+  check_engine_choice(job.backend, job.devices, job.precision, job.theta);
 }
 
 }  // namespace orrery

@@ -54,7 +54,7 @@ struct ResolvedBackend {
   std::string note;
 };
 template <class Real>
-ResolvedBackend resolve_backend(const EngineOptions& options, std::string_view engine = "direct");
+ResolvedBackend resolve_backend(const EngineOptions& options);
 
 // The engine on the backend resolve_backend() gives. Throws ParameterError("engine", name, the
 // valid names) for an unknown name, and ParameterError for an option out of range (θ outside

@@ -161,13 +161,7 @@ void DirectCudaEngine<Real>::accelerations_and_potentials(const DeviceBuffer<Rea
 
 template <class Real>
 double DirectCudaEngine<Real>::potential_energy(const DeviceBuffer<Real>& x) {
-  // W = ½ Σ m_i φ_i from the exact pair sums φ_i, added with compensation on the host.
-  if (scratch_.size() < 4 * n_) scratch_ = device_->allocate(4 * n_);
-  evaluate(x, scratch_.data(), scratch_.data() + 3 * n_);
-  std::vector<Real> host(4 * n_);
-  device_->copy_to_host(scratch_, host);
-  return potential_energy_from_potentials<Real>(mass_host_,
-                                                std::span<const Real>(host.data() + 3 * n_, n_));
+  return potential_energy_from_engine<Real>(*this, x, scratch_a_, scratch_phi_, mass_host_);
 }
 
 template class DirectCudaEngine<float>;

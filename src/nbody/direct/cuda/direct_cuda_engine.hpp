@@ -47,7 +47,7 @@ class DirectCudaEngine final : public ForceEngine<Real> {
   std::vector<std::unique_ptr<Share>> shares_;
   std::size_t n_ = 0;
   bool own_softening_ = false;
-  DeviceBuffer<Real> scratch_;  // a and φ for potential_energy
+  DeviceBuffer<Real> scratch_a_, scratch_phi_;  // for potential_energy
   std::vector<Real> mass_host_;
   EngineTimings timings_;
 };

@@ -157,11 +157,7 @@ void TreeEngine<Real>::accelerations_and_potentials(const DeviceBuffer<Real>& x,
 
 template <class Real>
 double TreeEngine<Real>::potential_energy(const DeviceBuffer<Real>& x) {
-  const std::size_t n = mass_.size();
-  scratch_.resize(4 * n);
-  evaluate(x, scratch_.data(), scratch_.data() + 3 * n);
-  return potential_energy_from_potentials<Real>(
-      mass_, std::span<const Real>(scratch_.data() + 3 * n, n));
+  return potential_energy_from_engine<Real>(*this, x, scratch_a_, scratch_phi_, mass_);
 }
 
 template class TreeEngine<float>;

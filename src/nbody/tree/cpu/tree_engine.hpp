@@ -42,7 +42,8 @@ class TreeEngine final : public ForceEngine<Real> {
   std::vector<Real> mass_, half_eps2_;
   Octree<Real> tree_;
   std::vector<Real> sorted_results_;  // a (3N) and φ (N) in sorted order
-  std::vector<Real> scratch_;         // a and φ when the caller wants only one of them
+  std::vector<Real> scratch_;         // φ when the caller wants only the accelerations
+  DeviceBuffer<Real> scratch_a_, scratch_phi_;  // for potential_energy
   EngineTimings timings_;
 };
 

@@ -29,8 +29,6 @@ class TreeCudaEngine final : public ForceEngine<Real> {
   double potential_energy(const DeviceBuffer<Real>& x) override;
   std::string potential_energy_method() const override;
   EngineTimings last_timings() const override { return timings_; }
-  // Levels of the last tree built (for benchmarks).
-  int depth() const { return tree_.depth(); }
 
  private:
   void evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi);
@@ -42,7 +40,7 @@ class TreeCudaEngine final : public ForceEngine<Real> {
   std::size_t n_ = 0;
   DeviceArray<Real> mass_, half_eps2_;
   bool own_softening_ = false;
-  DeviceBuffer<Real> scratch_;  // a and φ for potential_energy
+  DeviceBuffer<Real> scratch_a_, scratch_phi_;  // for potential_energy
   std::vector<Real> mass_host_;
   EngineTimings timings_;
 };
