@@ -16,6 +16,16 @@
 namespace orrery {
 namespace {
 
+// Each hundredfold tighter tolerance must cut the error of a period at least this much: the
+// global error goes as tol^(q/(q+1)), ~40× for q = 4 (measured 100–170×).
+constexpr double kLeastGainPerHundredfold = 30;
+// The error of a period at e = 0.9 against the tolerance: 10³–10⁶ times it, the phase error of
+// the fast pericentre passage, largest for Fehlberg, which advances its lower-order solution.
+constexpr double kMostErrorPerTolerance = 1e6;
+// Pericentre is ~360 times faster than apocentre at e = 0.9: the largest step must be at least
+// this many times the smallest.
+constexpr double kLeastStepRange = 20;
+
 struct Outcome {
   double error = 0;
   int accepted = 0, rejected = 0;
@@ -56,18 +66,13 @@ TEST(AdaptiveStepper, TheErrorFollowsTheTolerance) {
       const Outcome o = one_period(method, tolerance);
       std::printf("%-10s tol %.0e: error %.2e, %d steps (%d rejected), h %.2e .. %.2e\n", method,
                   tolerance, o.error, o.accepted, o.rejected, o.smallest, o.largest);
-      // The tolerance bounds each step's local error (the global error of a period is 10³–10⁶
-      // times it at e = 0.9: the phase error of the fast pericentre passage, largest for
-      // Fehlberg, which advances its lower-order solution); the error follows it
-      // as tol^(q/(q+1)) (q = 4: a hundredfold tighter tolerance cuts it ~40×; measured 100–170×
-      // for these three), whatever its constant.
+      // The tolerance bounds each step's local error; the error of the period follows it.
       if (previous > 0) {
-        EXPECT_LT(o.error, previous / 30) << method << " " << tolerance;
+        EXPECT_LT(o.error, previous / kLeastGainPerHundredfold) << method << " " << tolerance;
       }
       previous = o.error;
-      EXPECT_LT(o.error, 1e6 * tolerance) << method << " " << tolerance;
-      // Pericentre is ~360 times faster than apocentre at e = 0.9: the steps follow.
-      EXPECT_GT(o.largest / o.smallest, 20) << method << " " << tolerance;
+      EXPECT_LT(o.error, kMostErrorPerTolerance * tolerance) << method << " " << tolerance;
+      EXPECT_GT(o.largest / o.smallest, kLeastStepRange) << method << " " << tolerance;
     }
   }
 }

@@ -16,6 +16,10 @@
 namespace orrery {
 namespace {
 
+// How long a post into a full queue is watched for not returning: ample for a post that did not
+// wait to have returned (it takes microseconds).
+constexpr auto kBlockedPostWatch = std::chrono::milliseconds(50);
+
 TEST(BackgroundWriter, WritesInTheOrderPosted) {
   std::vector<int> done;
   BackgroundWriter w(1);
@@ -92,7 +96,7 @@ TEST(BackgroundWriter, AFullQueueMakesTheRunWait) {
     w.post([] {});
     third_posted = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(kBlockedPostWatch);
   EXPECT_FALSE(third_posted.load());  // the queue is full: the poster waits
   release = true;
   t.join();

@@ -35,6 +35,9 @@ constexpr double kMomentBound = 1e-12;
 constexpr double kMomentBoundFp32 = 1e-6;
 // The bounds for θ = 0.5 with quadrupoles.
 constexpr double kTreeMedian = 3e-4, kTreeP99 = 3e-3;
+// Walking groups per warp's worth of bodies: packed leaves fill a warp ~80 % on Plummer (the
+// engine's measurement: 51 of 64), so three times the minimum means packing has failed.
+constexpr std::size_t kMostGroupsPerWarpLoad = 3;
 // Exact sums of 20 000 terms: fp64 with the refined 1/r, a few ulps per term.
 constexpr double kExactFp64 = 1e-12;
 
@@ -139,7 +142,7 @@ TEST(CudaTree, GroupsTileTheBodies) {
     }
     EXPECT_EQ(at, n);
     // Packing fills warps: far fewer groups than leaves.
-    EXPECT_LT(groups.size(), 3 * n / group);
+    EXPECT_LT(groups.size(), kMostGroupsPerWarpLoad * n / group);
   }
   cudaFree(dx), cudaFree(dm);
 }
