@@ -16,17 +16,9 @@ nvidia-smi -L
 nvcc --version | tail -1
 nproc
 
-# toml++ is not on that machine: its Debian package travels in .debs/ (carried).
-if [ -d .debs ]; then
-  mkdir -p /tmp/debs && for f in .debs/*.deb; do dpkg -x "$f" /tmp/debs; done
-  toml="-Dtomlplusplus_DIR=/tmp/debs/usr/lib/x86_64-linux-gnu/cmake/tomlplusplus"
-  export LD_LIBRARY_PATH=/tmp/debs/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-fi
 echo "== build"
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DORRERY_CUDA=ON ${toml:-} > "$OUT/cmake.log" 2>&1 \
-  || { tail -30 "$OUT/cmake.log"; exit 1; }
-cmake --build build-gpu -j "$(nproc)" 2>&1 | grep -E "error|warning: |FAILED" | head -40
-[ -x build-gpu/bin/orrery ] || { echo "build failed"; exit 1; }
+source bench/gpu_build.sh
+gpu_build || { echo "build failed"; exit 1; }
 
 if [ "$what" = tests ] || [ "$what" = all ]; then
   echo "== CUDA tests"

@@ -10,13 +10,8 @@ OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/collision.log") 2>&1
 cd "$(dirname "$0")/.."
-if [ -d .debs ]; then
-  mkdir -p /tmp/debs && for f in .debs/*.deb; do dpkg -x "$f" /tmp/debs; done
-  toml="-Dtomlplusplus_DIR=/tmp/debs/usr/lib/x86_64-linux-gnu/cmake/tomlplusplus"
-  export LD_LIBRARY_PATH=/tmp/debs/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-fi
-[ -f build-gpu/build.ninja ] || cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DORRERY_CUDA=ON ${toml:-} > "$OUT/cmake.log" 2>&1
-cmake --build build-gpu -j "$(nproc)" --target orrery-cli 2>&1 | grep -E "error|FAILED" | head -20
+source bench/gpu_build.sh
+gpu_build orrery-cli || { echo "build failed"; exit 1; }
 O=$PWD/build-gpu/bin/orrery
 N=${N:-1000000}
 STEPS=${STEPS:-20000}

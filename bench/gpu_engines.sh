@@ -9,16 +9,9 @@ mkdir -p "$OUT"
 exec > >(tee -a "$OUT/engines.log") 2>&1
 cd "$(dirname "$0")/.."
 echo "== machine"; nvidia-smi -L; nproc
-if [ -d .debs ]; then
-  mkdir -p /tmp/debs && for f in .debs/*.deb; do dpkg -x "$f" /tmp/debs; done
-  toml="-Dtomlplusplus_DIR=/tmp/debs/usr/lib/x86_64-linux-gnu/cmake/tomlplusplus"
-  export LD_LIBRARY_PATH=/tmp/debs/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-fi
 echo "== build"
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DORRERY_CUDA=ON ${toml:-} > "$OUT/cmake.log" 2>&1 \
-  || { tail -30 "$OUT/cmake.log"; exit 1; }
-cmake --build build-gpu -j "$(nproc)" 2>&1 | grep -E "error|FAILED" | head -40
-[ -x build-gpu/bin/orrery_tests ] || { echo "build failed"; exit 1; }
+source bench/gpu_build.sh
+gpu_build || { echo "build failed"; exit 1; }
 echo "== engine tests on the GPU"
 timeout 300 ./build-gpu/bin/orrery_tests \
   --gtest_filter='CudaDirect*:CudaArray*:EngineSuite.*:IntegratorsOverEngines.*:ForcesCli.*' 2>&1 \
