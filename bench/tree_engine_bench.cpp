@@ -73,7 +73,8 @@ std::pair<double, double> median_and_p99(const Sphere& s, const std::vector<Real
 }
 
 template <class Real>
-void engine_row(benchmark::State& state, const std::string& engine, Backend backend) {
+void engine_row(benchmark::State& state, const std::string& engine, Backend backend,
+                bool potentials = true) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   const int leaf = state.range(1) > 0 ? static_cast<int>(state.range(1)) : 0;
   const int group = state.range(2) > 0 ? static_cast<int>(state.range(2)) : 0;
@@ -89,12 +90,18 @@ void engine_row(benchmark::State& state, const std::string& engine, Backend back
        pd = e->device().allocate(n);
   e->device().copy_to_device(x, xd);
   e->set_bodies(m, {});
-  e->accelerations_and_potentials(xd, ad, pd);  // untimed: pages, threads, the GPU's start
+  auto evaluate = [&] {
+    if (potentials)
+      e->accelerations_and_potentials(xd, ad, pd);
+    else
+      e->accelerations(xd, ad);
+  };
+  evaluate();  // untimed: pages, threads, the GPU's start
   double build = 0, force = 0;
   std::vector<double> wall;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
-    e->accelerations_and_potentials(xd, ad, pd);
+    evaluate();
     wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     build += e->last_timings().build;
     force += e->last_timings().force;
@@ -141,6 +148,10 @@ void register_rows() {
   for (const std::int64_t leaf : {8, 16, 32})
     for (const std::int64_t group : {32, 64}) tune_cuda->Args({1000000, leaf, group});
   tune_cuda->Unit(benchmark::kMillisecond)->Iterations(20)->UseRealTime();
+  // Accelerations alone: what a simulation's step asks of the engine.
+  benchmark::RegisterBenchmark("tree_accelerations/cuda/fp32", [](benchmark::State& s) {
+    engine_row<float>(s, "tree", Backend::cuda, false);
+  })->Args({1000000, 0, 0})->Unit(benchmark::kMillisecond)->Iterations(20)->UseRealTime();
   for (const std::int64_t n : {100000, 1000000, 10000000}) {
       benchmark::RegisterBenchmark("tree/cuda/fp32",
                                    [](benchmark::State& s) { engine_row<float>(s, "tree", Backend::cuda); })

@@ -47,12 +47,13 @@ void scalar_lists(const GroupTargets<Real>& t, const SourceList<Real>& bodies,
       const Real r2 = softened_distance2(dx, dy, dz, t.half_eps2[i] + l.half_eps2[j]);
       if (!(r2 > Real(0))) return;
       const Real inv_r = Real(1) / sqrt(r2);
-      accumulate_monopole(dx, dy, dz, inv_r, l.mass[j], sx, sy, sz, sp);
       if (cell && quadrupole)
-        accumulate_quadrupole(dx, dy, dz, inv_r,
-                              Quadrupole<Real>{l.qxx[j], l.qxy[j], l.qxz[j], l.qyy[j], l.qyz[j],
-                                               l.qzz[j]},
-                              sx, sy, sz, sp);
+        accumulate_cell(dx, dy, dz, inv_r, l.mass[j],
+                        Quadrupole<Real>{l.qxx[j], l.qxy[j], l.qxz[j], l.qyy[j], l.qyz[j],
+                                         l.qzz[j]},
+                        sx, sy, sz, sp);
+      else
+        accumulate_monopole(dx, dy, dz, inv_r, l.mass[j], sx, sy, sz, sp);
     };
     for (std::size_t j = 0; j < bodies.size; ++j) term(bodies, j, false);
     for (std::size_t j = 0; j < cells.size; ++j) term(cells, j, true);

@@ -60,7 +60,6 @@ void lists(const GroupTargets<R>& t, const SourceList<R>& bodies, const SourceLi
       h.copy_from(&cells.half_eps2[j], stdx::element_aligned);
       const V dx = x - tx, dy = y - ty, dz = z - tz;
       const V inv_r = lane_inverse_sqrt<R>(softened_distance2(dx, dy, dz, th + h));
-      accumulate_monopole(dx, dy, dz, inv_r, m, sx, sy, sz, sp);
       if (quadrupole) {
         Quadrupole<V> q;
         q.xx.copy_from(&cells.qxx[j], stdx::element_aligned);
@@ -69,7 +68,9 @@ void lists(const GroupTargets<R>& t, const SourceList<R>& bodies, const SourceLi
         q.yy.copy_from(&cells.qyy[j], stdx::element_aligned);
         q.yz.copy_from(&cells.qyz[j], stdx::element_aligned);
         q.zz.copy_from(&cells.qzz[j], stdx::element_aligned);
-        accumulate_quadrupole(dx, dy, dz, inv_r, q, sx, sy, sz, sp);
+        accumulate_cell(dx, dy, dz, inv_r, m, q, sx, sy, sz, sp);
+      } else {
+        accumulate_monopole(dx, dy, dz, inv_r, m, sx, sy, sz, sp);
       }
     }
     ax[i] = sum_lanes(sx);

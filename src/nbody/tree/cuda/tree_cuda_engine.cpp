@@ -101,8 +101,14 @@ void TreeCudaEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* 
   p.group = group_size_;
   p.g = static_cast<Real>(options_.g);
   p.ax = a, p.ay = a + n_, p.az = a + 2 * n_, p.phi = phi;
+  p.overflow = overflow_.reserve(1);
+  *p.overflow = 0;
   launch_tree_walk(p, stream);
   ORRERY_CUDA_CHECK(cudaStreamSynchronize(stream), "the tree walk");
+  if (*p.overflow != 0)
+    throw RunError(fmt::format("the CUDA tree walk ran out of its {} stack entries per group "
+                               "(θ = {}, {} bodies): a tree deeper than it allows for",
+                               kWalkStack, options_.theta, n_));
   timings_.force = seconds_since(t1);
 }
 

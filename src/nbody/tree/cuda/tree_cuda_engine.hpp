@@ -41,6 +41,7 @@ class TreeCudaEngine final : public ForceEngine<Real> {
   DeviceArray<Real> mass_, half_eps2_;
   bool own_softening_ = false;
   DeviceBuffer<Real> scratch_a_, scratch_phi_;  // for potential_energy
+  PinnedArray<unsigned> overflow_;               // the walk's stack ran out of room
   std::vector<Real> mass_host_;
   EngineTimings timings_;
 };

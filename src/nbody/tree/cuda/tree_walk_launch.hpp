@@ -12,6 +12,11 @@ namespace orrery::cuda {
 // Targets per walking group: a warp of 32 lanes, one or two targets each.
 inline constexpr int kWarpGroupSmall = 32;
 inline constexpr int kWarpGroupLarge = 64;
+// Entries of a warp's stack of nodes to test (tree_walk.cu), and the room it keeps free: a round
+// of 32 tests pushes at most 64, and within the last 64 the walk goes depth-first, which needs
+// one entry per level (an octree of 21-bit Morton keys has at most 22).
+inline constexpr int kWalkStack = 512;
+inline constexpr int kWalkStackRoom = 64;
 
 template <class Real>
 struct TreePass {
@@ -22,6 +27,7 @@ struct TreePass {
   int group;              // kWarpGroupSmall or kWarpGroupLarge
   Real g;
   Real *ax, *ay, *az, *phi;  // the caller's order; phi may be nullptr
+  unsigned* overflow;        // set (pinned, mapped) when a warp's stack had no room: no result
 };
 
 // Enqueues the pass on `stream` (the device current).
