@@ -54,18 +54,28 @@ __global__ void __launch_bounds__(kBuildThreads)
   }
 }
 
-// frame = lo x, y, z and the scale to [0, 1) of the cube, as the CPU build computes them.
+// frame = lo x, y, z and the scale to [0, 1) of the cube, as the CPU build computes them. The
+// partials are combined by a block (min and max are exact, so any order gives the CPU's bits).
 template <class Real>
-__global__ void bounds_final(const Real* partial, int blocks, double* frame) {
-  if (threadIdx.x != 0 || blockIdx.x != 0) return;
-  Real lo[3], hi[3];
-  for (int a = 0; a < 3; ++a) lo[a] = partial[a], hi[a] = partial[3 + a];
-  for (int b = 1; b < blocks; ++b)
-    for (int a = 0; a < 3; ++a) {
-      const Real l = partial[6 * b + a], h = partial[6 * b + 3 + a];
-      lo[a] = l < lo[a] ? l : lo[a];
-      hi[a] = h > hi[a] ? h : hi[a];
+__global__ void __launch_bounds__(kBuildThreads)
+    bounds_final(const Real* partial, int blocks, double* frame) {
+  using Reduce = cub::BlockReduce<Real, kBuildThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  __shared__ Real lo[3], hi[3];
+  for (int a = 0; a < 3; ++a) {
+    Real l = partial[a], h = partial[3 + a];
+    for (int b = threadIdx.x; b < blocks; b += kBuildThreads) {
+      const Real pl = partial[6 * b + a], ph = partial[6 * b + 3 + a];
+      l = pl < l ? pl : l;
+      h = ph > h ? ph : h;
     }
+    const Real rl = Reduce(temp).Reduce(l, MinOp<Real>{});
+    __syncthreads();
+    const Real rh = Reduce(temp).Reduce(h, MaxOp<Real>{});
+    __syncthreads();
+    if (threadIdx.x == 0) lo[a] = rl, hi[a] = rh;
+  }
+  if (threadIdx.x != 0) return;
   double side = 0;
   for (int a = 0; a < 3; ++a) {
     const double s = double(hi[a]) - double(lo[a]);
@@ -120,48 +130,54 @@ __device__ bool splits(const std::uint64_t* key, std::uint32_t b, std::uint32_t 
   return e - b > std::uint32_t(leaf_size) && key[b] != key[e - 1] && level < kMortonBitsPerAxis;
 }
 
-__global__ void count_children(const std::uint64_t* key, const std::uint32_t* begin,
-                               const std::uint32_t* end, std::uint32_t first, std::uint32_t last,
-                               int level, int leaf_size, std::uint32_t* children) {
-  const std::uint32_t c = first + blockIdx.x * kBuildThreads + threadIdx.x;
-  if (c >= last) return;
-  const std::uint32_t b = begin[c], e = end[c];
-  std::uint32_t count = 0;
-  if (splits(key, b, e, level, leaf_size)) {
-    const int shift = 3 * (kMortonBitsPerAxis - 1 - level);
-    std::uint32_t s = b;
-    for (unsigned d = 1; d <= 8; ++d) {
-      const std::uint32_t t = d == 8 ? e : digit_start(key, s, e, shift, d);
-      count += t > s;
-      s = t;
-    }
-  }
-  children[c] = count;
+// Eight threads per cell of the level, thread d finding where octant digit d begins among the
+// cell's sorted keys: the eight searches side by side rather than one after another (the top
+// levels' cells hold most of the bodies, and a search there is a chain of ~20 dependent loads).
+// Writes the starts (start[8(c − first) + d], octant 0 at the cell's begin) and the number of
+// non-empty octants of a splitting cell (0 for one that does not split).
+__global__ void find_octants(const std::uint64_t* key, const std::uint32_t* begin,
+                             const std::uint32_t* end, std::uint32_t first, std::uint32_t last,
+                             int level, int leaf_size, std::uint32_t* start,
+                             std::uint32_t* children) {
+  const std::uint32_t t = blockIdx.x * kBuildThreads + threadIdx.x;
+  const std::uint32_t c = first + t / 8;
+  const unsigned d = t % 8;
+  const bool cell = c < last;
+  const std::uint32_t b = cell ? begin[c] : 0, e = cell ? end[c] : 0;
+  const int shift = 3 * (kMortonBitsPerAxis - 1 - level);
+  const bool split = cell && splits(key, b, e, level, leaf_size);
+  const std::uint32_t s = split && d > 0 ? digit_start(key, b, e, shift, d) : b;
+  // This octant ends where the next begins (the cell's end for the last): the next thread's.
+  const unsigned segment = 0xffu << (threadIdx.x & 24u);
+  const std::uint32_t next = __shfl_down_sync(0xffffffffu, s, 1);
+  const bool filled = split && (d == 7 ? e : next) > s;
+  const unsigned count = __popc(__ballot_sync(0xffffffffu, filled) & segment);
+  if (!cell) return;
+  start[8 * (c - first) + d] = s;
+  if (d == 0) children[c] = count;
 }
 
 // Writes the children of each splitting cell of the level at last + offset (if they fit in
 // `capacity`), and the level's child count to *total.
-__global__ void write_children(const std::uint64_t* key, std::uint32_t* begin, std::uint32_t* end,
+__global__ void write_children(const std::uint32_t* start, std::uint32_t* begin, std::uint32_t* end,
                                const std::uint32_t* children, const std::uint32_t* offset,
-                               std::uint32_t first, std::uint32_t last, int level,
-                               std::size_t capacity, std::uint32_t* first_child,
-                               std::uint32_t* total) {
+                               std::uint32_t first, std::uint32_t last, std::size_t capacity,
+                               std::uint32_t* first_child, std::uint32_t* total) {
   const std::uint32_t c = first + blockIdx.x * kBuildThreads + threadIdx.x;
   if (c >= last) return;
   if (c == last - 1) *total = offset[c] + children[c];
   const std::uint32_t fc = last + offset[c];
   first_child[c] = fc;
   if (children[c] == 0) return;
-  const std::uint32_t b = begin[c], e = end[c];
-  const int shift = 3 * (kMortonBitsPerAxis - 1 - level);
-  std::uint32_t s = b, k = fc;
-  for (unsigned d = 1; d <= 8; ++d) {
-    const std::uint32_t t = d == 8 ? e : digit_start(key, s, e, shift, d);
+  const std::uint32_t* octant = start + 8 * std::size_t(c - first);
+  const std::uint32_t e = end[c];
+  std::uint32_t k = fc;
+  for (unsigned d = 0; d < 8; ++d) {
+    const std::uint32_t s = octant[d], t = d == 7 ? e : octant[d + 1];
     if (t > s) {
       if (k < capacity) begin[k] = s, end[k] = t;
       ++k;
     }
-    s = t;
   }
 }
 
@@ -173,7 +189,7 @@ void CudaOctree<Real>::sort_bodies(const Real* x, const Real* y, const Real* z, 
   const int bound_blocks = static_cast<int>(std::min<std::size_t>(kBoundBlocks, blocks_for(n)));
   bounds_partial<<<bound_blocks, kBuildThreads, 0, stream>>>(x, y, z, n,
                                                         bounds_partial_.reserve(6 * kBoundBlocks));
-  bounds_final<<<1, 32, 0, stream>>>(bounds_partial_.get(), bound_blocks, frame_.reserve(4));
+  bounds_final<<<1, kBuildThreads, 0, stream>>>(bounds_partial_.get(), bound_blocks, frame_.reserve(4));
   morton_keys<<<blocks_for(n), kBuildThreads, 0, stream>>>(x, y, z, n, frame_.get(), keys_.reserve(n),
                                                       index_.reserve(n));
   std::size_t bytes = 0;
@@ -200,6 +216,7 @@ void CudaOctree<Real>::ensure_node_capacity(std::size_t nodes, cudaStream_t stre
   for (auto* a : {&begin_, &end_, &first_child_, &children_, &offset_, &subtree_, &dfs_})
     a->reserve(nodes);
   box_lo_.reserve(nodes), box_hi_.reserve(nodes);
+  octant_start_.reserve(8 * nodes);
   // Twice: the level-order moments wait in the second half until the depth-first permutation.
   for (auto* a : {&com_, &quad_a_, &quad_b_}) a->reserve(2 * nodes);
   link_.reserve(nodes);
@@ -226,17 +243,17 @@ void CudaOctree<Real>::split_levels(std::size_t n, int leaf_size, cudaStream_t s
     for (int level = 0;; ++level) {
       const std::uint32_t first = level_begin_[level], last = level_begin_[level + 1];
       const unsigned blocks = blocks_for(last - first);
-      count_children<<<blocks, kBuildThreads, 0, stream>>>(keys_sorted_.get(), begin_.get(), end_.get(),
-                                                      first, last, level, leaf_size,
-                                                      children_.get());
+      find_octants<<<blocks_for(8 * std::size_t(last - first)), kBuildThreads, 0, stream>>>(
+          keys_sorted_.get(), begin_.get(), end_.get(), first, last, level, leaf_size,
+          octant_start_.get(), children_.get());
       std::size_t bytes = cub_temp_bytes_;
       ORRERY_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_temp_.get(), bytes,
                                                       children_.get() + first,
                                                       offset_.get() + first, last - first, stream),
                         "placing a tree level's children");
       write_children<<<blocks, kBuildThreads, 0, stream>>>(
-          keys_sorted_.get(), begin_.get(), end_.get(), children_.get(), offset_.get(), first,
-          last, level, nodes_capacity_, first_child_.get(), total);
+          octant_start_.get(), begin_.get(), end_.get(), children_.get(), offset_.get(), first,
+          last, nodes_capacity_, first_child_.get(), total);
       ORRERY_CUDA_CHECK(cudaStreamSynchronize(stream), "splitting a level of the tree");
       const std::size_t next_end = std::size_t(last) + *total;
       if (next_end > nodes_capacity_) {

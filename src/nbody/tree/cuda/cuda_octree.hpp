@@ -89,6 +89,7 @@ class CudaOctree {
   // Nodes in level order while building (capacity nodes_capacity_).
   std::size_t nodes_capacity_ = 0;
   DeviceArray<std::uint32_t> begin_, end_, first_child_, children_, offset_, subtree_, dfs_;
+  DeviceArray<std::uint32_t> octant_start_;  // where each octant of a level's cells begins
   DeviceArray<Real4<Real>> box_lo_, box_hi_;
   // Nodes in depth-first order.
   DeviceArray<Real4<Real>> com_, quad_a_, quad_b_;
