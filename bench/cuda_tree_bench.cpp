@@ -4,7 +4,7 @@
 // steps — a Plummer sphere (Hénon units, seed 1, ε = 10⁻⁴, step 10⁻³), fp32 — and the galaxy
 // collision at N = 10⁶ with its scene's G, ε and step. Counters: seconds per step, the tree
 // build and walk of the last force evaluation, the device memory in use, bytes per body. Rows:
-// tree_step/cuda/<scene>/<precision>/<N>; the engine's own speed and accuracy rows are in
+// tree_step/cuda/<scene>/<precision>/<N>, two-galaxies also in N-body units; the engine's own speed and accuracy rows are in
 // tree_engine_bench.cpp.
 #include <benchmark/benchmark.h>
 
@@ -24,15 +24,18 @@ namespace orrery::bench {
 namespace {
 
 template <class Real>
-void tree_step(benchmark::State& state, const std::string& scene_name) {
+void tree_step(benchmark::State& state, const std::string& scene_name,
+               const std::string& units = "") {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   Particles<Real> p;
   EngineOptions o;
   o.softening = 1e-4;
   double dt = 1e-3;
   {
-    const auto scene = make_scene(scene_name, {{"n", ParamValue{static_cast<std::int64_t>(n)}},
-                                               {"seed", ParamValue{std::int64_t{1}}}});
+    SceneSettings settings{{"n", ParamValue{static_cast<std::int64_t>(n)}},
+                           {"seed", ParamValue{std::int64_t{1}}}};
+    if (!units.empty()) settings.emplace_back("units", ParamValue{units});
+    const auto scene = make_scene(scene_name, settings);
     p = convert_particles<Real>(scene.particles);
     if (scene_name != "plummer") o.g = scene.g, o.softening = scene.softening, dt = scene.dt;
   }
@@ -70,6 +73,10 @@ void register_rows() {
   benchmark::RegisterBenchmark("tree_step/cuda/two-galaxies/fp64",
                                [](benchmark::State& s) { tree_step<double>(s, "two-galaxies"); })
       ->Arg(1000000)->Iterations(20)->Unit(benchmark::kMillisecond)->UseRealTime();
+  // The same collision in the scene's N-body units, where fp32 squares its distances.
+  benchmark::RegisterBenchmark("tree_step/cuda/two-galaxies-nbody/fp32", [](benchmark::State& s) {
+    tree_step<float>(s, "two-galaxies", "nbody");
+  })->Arg(1000000)->Iterations(20)->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
 const bool registered = (register_rows(), true);

@@ -6,9 +6,12 @@
 #include <limits>
 #include <numbers>
 
+#include <fmt/format.h>
+
 #include "orrery/scenes/centre_of_mass_frame.hpp"
 #include "orrery/scenes/bounded_real_field.hpp"
 #include "orrery/scenes/disk.hpp"
+#include "orrery/scenes/nbody_units.hpp"
 #include "orrery/scenes/random_stream.hpp"
 
 namespace orrery {
@@ -17,6 +20,7 @@ namespace {
 
 using P = TwoGalaxiesParams;
 constexpr const char* kUnits = "SI: m, kg, s; G = 6.67384e-11";
+
 
 std::vector<ParamField<P>> make_fields() {
   std::vector<ParamField<P>> f;
@@ -37,6 +41,10 @@ std::vector<ParamField<P>> make_fields() {
                                  &P::tilt, {-180.0, true}, {180.0, true}));
   f.push_back(
       real_field("softening", "Plummer softening length, m", &P::softening, RealRule::NonNegative));
+  f.push_back(choice_field("units",
+                           "units of the particles and times: si, or nbody (G = 1, length "
+                           "1e21 m, mass 4e42 kg: fits fp32)",
+                           &P::units, {"si", "nbody"}));
   return f;
 }
 
@@ -129,6 +137,13 @@ InitialConditions make_two_galaxies(const TwoGalaxiesParams& params) {
   append(ic.particles, first, {-d, -b, 0.0}, {u, 0.0, 0.0}, 1.0, 0.0);
   append(ic.particles, second, {d, b, 0.0}, {-u, 0.0, 0.0}, cos_tilt, sin_tilt);
   move_to_centre_of_mass_frame(ic.particles);
+  if (params.units == GalaxyUnits::nbody) {
+    const NbodyUnits u = nbody_units(kCourseG, kCourseGalaxyDiameter, kCourseTotalMass);
+    to_nbody_units(ic, u,
+                   fmt::format("N-body: G = 1, length {:g} m, mass {:g} kg, time {:.6g} s "
+                               "({:.6g} Julian years)",
+                               u.length, u.mass, u.time, u.time / kJulianYear));
+  }
   return ic;
 }
 

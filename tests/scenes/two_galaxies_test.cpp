@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "orrery/nbody/diagnostics.hpp"
+#include "orrery/scenes/nbody_units.hpp"
 #include "orrery/scenes/two_galaxies.hpp"
 
 namespace orrery {
@@ -108,6 +109,48 @@ TEST(SceneTwoGalaxies, TiltIsExactForQuadrants) {
     const double t = tilt * std::numbers::pi / 180.0;
     EXPECT_LT(angle(spin(second), {0, -std::sin(t), std::cos(t)}), kSpinAxisTolerance) << tilt;
   }
+}
+
+// The pull on one body is a sum of ~600 terms that cancel to a small fraction of the largest:
+// their rounding, relative 10⁻¹⁶ each, may reach 10⁻¹² of the sum; 10⁻⁹ leaves room.
+constexpr double kPullAgreement = 1e-9;
+
+// N-body units are the SI scene rescaled, and the physics survives the rescaling: with G = 1 a
+// body's acceleration G Σ m d / r³ in the new units is the SI one times T²/L.
+TEST(SceneTwoGalaxies, NbodyUnitsAreTheSameCollision) {
+  TwoGalaxiesParams params;
+  params.n = 600;
+  const InitialConditions si = make_two_galaxies(params);
+  params.units = GalaxyUnits::nbody;
+  const InitialConditions nb = make_two_galaxies(params);
+  const NbodyUnits u = nbody_units(kCourseG, kCourseGalaxyDiameter, kCourseTotalMass);
+  EXPECT_EQ(nb.g, 1.0);
+  EXPECT_NEAR(nb.softening, 0.01, kRoundingTolerance);
+  EXPECT_NEAR(nb.dt * u.time, si.dt, kRoundingTolerance * si.dt);
+  ASSERT_EQ(nb.particles.size(), si.particles.size());
+  const auto& a = si.particles;
+  const auto& b = nb.particles;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_NEAR(b.x[i] * u.length, a.x[i], kRoundingTolerance * 1e21);
+    EXPECT_NEAR(b.vz[i] * u.velocity, a.vz[i], kRoundingTolerance * 1e6);
+    EXPECT_NEAR(b.mass[i] * u.mass, a.mass[i], kRoundingTolerance * a.mass[i]);
+  }
+  // The pulls on body 5 of all the others, in both units.
+  auto pull = [](const InitialConditions& ic, std::size_t i) {
+    const auto& p = ic.particles;
+    const double e2 = ic.softening * ic.softening;
+    double ax = 0;
+    for (std::size_t j = 0; j < p.size(); ++j) {
+      if (j == i) continue;
+      const double dx = p.x[j] - p.x[i], dy = p.y[j] - p.y[i], dz = p.z[j] - p.z[i];
+      const double r2 = dx * dx + dy * dy + dz * dz + e2;
+      ax += ic.g * p.mass[j] * dx / (r2 * std::sqrt(r2));
+    }
+    return ax;
+  };
+  const double a_si = pull(si, 5), a_nb = pull(nb, 5);
+  EXPECT_NEAR(a_nb, a_si * u.time * u.time / u.length, kPullAgreement * std::abs(a_nb));
+  EXPECT_NE(nb.units.find("N-body"), std::string::npos);
 }
 
 }  // namespace

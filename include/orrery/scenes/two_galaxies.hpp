@@ -12,7 +12,7 @@
 // Geometry (centre-of-mass frame; each galaxy's own centre of mass is its centre): galaxy 1
 // at (−d/2, −b/2, 0) moving at (+u/2, 0, 0), galaxy 2 at (+d/2, +b/2, 0) moving at
 // (−u/2, 0, 0): separation d between centres, impact parameter b, relative ("approach")
-// speed u. Galaxy 1's disk lies in the xy plane spinning
+// speed u. The parameters are in SI whatever `units` the particles come out in. Galaxy 1's disk lies in the xy plane spinning
 // along +z, prograde with the orbit; galaxy 2's is tilted about the x axis by the given angle.
 // Particles 0..⌈n/2⌉−1 are galaxy 1 (its central body first), the rest galaxy 2 (central body
 // first).
@@ -32,6 +32,11 @@ inline constexpr double kCourseTotalMass = 4e42;         // kg, both galaxies
 inline constexpr double kCourseGalaxyDiameter = 1e21;    // m
 inline constexpr double kJulianYear = 365.25 * 86400.0;  // s
 
+// The units of the particles and times the scene produces: SI as the course has them, or
+// N-body units (scenes/nbody_units.hpp) with the galaxy diameter and the total mass as units of
+// length and mass — the same collision in numbers fp32 can square.
+enum class GalaxyUnits { si, nbody };
+
 struct TwoGalaxiesParams {
   std::int64_t n = 2000;  // particles in all, both central bodies included
   std::uint64_t seed = 1;
@@ -41,6 +46,7 @@ struct TwoGalaxiesParams {
   double approach_speed = 3.5e5;   // m/s, relative
   double tilt = 60.0;              // degrees, galaxy 2's disk to galaxy 1's
   double softening = kCourseGalaxyDiameter / 100.0;
+  GalaxyUnits units = GalaxyUnits::si;
 };
 
 const std::vector<ParamField<TwoGalaxiesParams>>& two_galaxies_fields();
