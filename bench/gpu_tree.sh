@@ -18,7 +18,7 @@ timeout 400 ./build-gpu/bin/orrery_tests \
   --gtest_filter="${TESTS:-Cuda*:EngineSuite.*:IntegratorsOverEngines.*:ForcesCli.*:Sim*:BackgroundWriter*}" 2>&1 \
   | tee "$OUT/tests.txt" | grep -E "^\[ *(FAILED|PASSED|SKIPPED) *\]|Failure|Expected|Which|actual|rror|exception|description" | head -60
 echo "== benchmarks"
-timeout 400 ./build-gpu/bin/orrery_bench --benchmark_filter="${BENCH:-tree/cuda|tree_tune/cuda}" \
+timeout 400 ./build-gpu/bin/orrery_bench --benchmark_filter="${BENCH:-tree/cuda|tree_accelerations/cuda|tree_tune/cuda}" \
   --benchmark_out="$OUT/tree_bench.json" --benchmark_out_format=json --benchmark_format=console 2>&1 \
   | grep -E "/|Run on" | head -40
 if [ "${1:-}" = big ]; then
