@@ -86,6 +86,8 @@ class ExtrapolationArrayStepper final : public ArrayStepper<Real> {
   static constexpr const char* kColumns = "columns";
   static constexpr const char* kRejected = "rejected";
   static constexpr const char* kStarted = "started";
+  // ODEX's stability check watches the first substep of the first two lines.
+  static constexpr int kCheckedLines = 2;
 
   // One attempt of ODEX's step (order_step_control.hpp says which lines, when to stop).
   StepReport<Real> controlled(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
@@ -96,7 +98,7 @@ class ExtrapolationArrayStepper final : public ArrayStepper<Real> {
     int kc = 0;
     // Line j; false when it diverges.
     auto line = [&](int j) {
-      tableau_.line(system, x, v, h, j);
+      if (!tableau_.line(system, x, v, h, j, j <= kCheckedLines ? tolerance_ : 0)) return false;
       kc = j;
       if (j == 1) return true;
       err = scaled_error(system.device(), x, v);

@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: MIT
 // The extrapolation tableau of a basic step H on a large system x'' = a(x) whose state lives on
 // the system's device. Line j is the Störmer rule (Hairer, Nørsett & Wanner I, §II.14) with n_j
-// substeps of h = H/n_j, written in its one-step (velocity) form, which is leapfrog:
+// substeps of h = H/n_j in its one-step (velocity, leapfrog) form, carried as the increments
+// Δx = x_i − x₀, Δv = v_i − v₀ (the book's summed form):
 //
-//   v ← v + (h/2) a(x),   then n_j − 1 times { x ← x + h v,  v ← v + h a(x) },
-//   then x ← x + h v,  v ← v + (h/2) a(x)
+//   Δv ← (h/2) a(x₀),   then n_j − 1 times { Δx ← Δx + h (v₀ + Δv),  Δv ← Δv + h a(x₀ + Δx) },
+//   then Δx ← Δx + h (v₀ + Δv),  Δv ← Δv + (h/2) a(x₀ + Δx)
 //
-// so T_{j,1} = (x, v) after n_j substeps, a(x₀) shared by all lines; then the Aitken–Neville
+// so T_{j,1} = (Δx, Δv) after n_j substeps, a(x₀) shared by all lines; then the Aitken–Neville
 // recursion of extrapolation_tables.hpp, in place: after line j, slot 1 holds T_{j,j} and slot 2
-// T_{j,j−1}. Every update is one ArrayDevice::combine (a recursion step is
+// T_{j,j−1}; the candidate is (x₀ + Δx, v₀ + Δv) of T_{j,j}. Increments, because the recursion
+// amplifies the rounding of what it extrapolates (by Σ|c_j| of its implied weights, about 120 at
+// 8 columns of n = 2j) and a body's increment over a step is far smaller than its position; and
+// the substeps then round Δx, not x₀, so their rounding does not grow with the distance from
+// the origin. Every update is one ArrayDevice::combine (a recursion step is
 // fma(w, T_{j,l} − T_{j−1,l}, T_{j,l}), w rounded once in Real), so it runs on any device; the
 // buffers are allocated once per line used.
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -31,59 +38,78 @@ class StoermerTableau {
     system.accelerations(x, start_a_);
   }
 
-  // Line j of the step of H from (x, v), and its extrapolation with the lines before it.
-  void line(SecondOrderSystem<Real>& system, const DeviceBuffer<Real>& x,
-            const DeviceBuffer<Real>& v, Real H, int j) {
+  // Line j of the step of H from (x, v), its extrapolation with the lines before it and the
+  // candidate (x(), v()). With a tolerance > 0, first the stability check of ODEX (§II.9): false,
+  // and the line abandoned, when a(x) changes over the first substep by more than twice its size,
+  // both measured as max_i |·|_i / (tol · (1 + |v_i|)): the step is far too long for the lines
+  // to converge.
+  bool line(SecondOrderSystem<Real>& system, const DeviceBuffer<Real>& x,
+            const DeviceBuffer<Real>& v, Real H, int j, double check_tolerance = 0) {
     ArrayDevice<Real>& device = system.device();
     prepare(device, x.size(), j);
     const int n = substeps<Table>(j);
     const Real h = H / Real(n);
-    DeviceBuffer<Real>& X = x_[static_cast<std::size_t>(j - 1)];
-    DeviceBuffer<Real>& V = v_[static_cast<std::size_t>(j - 1)];
-    update(device, V, v, h, 0.5, start_a_);
-    for (int i = 1; i < n; ++i) {
-      update(device, X, i == 1 ? x : X, h, 1.0, V);
-      system.accelerations(X, a_);
-      update(device, V, V, h, 1.0, a_);
+    DeviceBuffer<Real>& dx = x_[static_cast<std::size_t>(j - 1)];
+    DeviceBuffer<Real>& dv = v_[static_cast<std::size_t>(j - 1)];
+    update(device, dv, zero_, h, {0.5}, {&start_a_});
+    for (int i = 1; i <= n; ++i) {
+      update(device, dx, i == 1 ? zero_ : dx, h, {1.0, 1.0}, {&v, &dv});
+      update(device, point_, x, Real(1), {1.0}, {&dx});
+      system.accelerations(point_, a_);
+      if (i == 1 && check_tolerance > 0 && !stable(device, v, check_tolerance)) return false;
+      update(device, dv, dv, h, {i < n ? 1.0 : 0.5}, {&a_});
     }
-    update(device, X, n == 1 ? x : X, h, 1.0, V);
-    system.accelerations(X, a_);
-    update(device, V, V, h, 0.5, a_);
     extrapolate(device, x_, j);
     extrapolate(device, v_, j);
+    update(device, candidate_x_, x, Real(1), {1.0}, {&x_[0]});
+    update(device, candidate_v_, v, Real(1), {1.0}, {&v_[0]});
+    return true;
   }
 
-  // T_{j,j} after line j: the step's result.
-  const DeviceBuffer<Real>& x() const { return x_[0]; }
-  const DeviceBuffer<Real>& v() const { return v_[0]; }
+  // x₀ + Δx and v₀ + Δv of T_{j,j} after line j: the step's result.
+  const DeviceBuffer<Real>& x() const { return candidate_x_; }
+  const DeviceBuffer<Real>& v() const { return candidate_v_; }
+
   // T_{j,j} − T_{j,j−1} of positions (which = 0) or velocities (1), after line j ≥ 2.
   const DeviceBuffer<Real>& difference(ArrayDevice<Real>& device, int which) {
     const std::vector<DeviceBuffer<Real>>& t = which == 0 ? x_ : v_;
-    const double c[2] = {1.0, -1.0};
-    const DeviceBuffer<Real>* k[2] = {&t[0], &t[1]};
-    device.combine(difference_, zero_, Real(1), c, k);
-    return difference_;
+    return subtract(device, t[0], t[1]);
   }
 
  private:
-  // out = y + c h k.
+  // ODEX's bound on QUOT = (|Δf| / |f|)², as a ratio of norms.
+  static constexpr double kMostChange = 2.0;
+
+  bool stable(ArrayDevice<Real>& device, const DeviceBuffer<Real>& v, double tolerance) {
+    const double change =
+        device.max_scaled_error(subtract(device, a_, start_a_), v, v, tolerance, tolerance);
+    const double size = device.max_scaled_error(start_a_, v, v, tolerance, tolerance);
+    return change <= kMostChange * size;
+  }
+
+  // a − b, into difference_.
+  const DeviceBuffer<Real>& subtract(ArrayDevice<Real>& device, const DeviceBuffer<Real>& a,
+                                     const DeviceBuffer<Real>& b) {
+    update(device, difference_, zero_, Real(1), {1.0, -1.0}, {&a, &b});
+    return difference_;
+  }
+
+  // out = y + h Σ c_i k_i.
   static void update(ArrayDevice<Real>& device, DeviceBuffer<Real>& out,
-                     const DeviceBuffer<Real>& y, Real h, double c, const DeviceBuffer<Real>& k) {
-    const double coefficient[1] = {c};
-    const DeviceBuffer<Real>* term[1] = {&k};
-    device.combine(out, y, h, coefficient, term);
+                     const DeviceBuffer<Real>& y, Real h, std::initializer_list<double> c,
+                     std::initializer_list<const DeviceBuffer<Real>*> k) {
+    device.combine(out, y, h, std::span(c.begin(), c.size()), std::span(k.begin(), k.size()));
   }
 
   // Slots 1 … j − 1 hold T_{j−1,j−1} … T_{j−1,1} and slot j the new T_{j,1}; afterwards slot l
   // holds T_{j,j−l+1}.
   void extrapolate(ArrayDevice<Real>& device, std::vector<DeviceBuffer<Real>>& t, int j) {
-    const double c[2] = {1.0, -1.0};
     for (int l = j; l >= 2; --l) {
       DeviceBuffer<Real>& newer = t[static_cast<std::size_t>(l - 1)];
       DeviceBuffer<Real>& older = t[static_cast<std::size_t>(l - 2)];
       const Ratio w = extrapolation_weight<Table>(j, j - l + 1);
-      const DeviceBuffer<Real>* k[2] = {&newer, &older};
-      device.combine(scratch_, newer, Real(w.numerator) / Real(w.denominator), c, k);
+      update(device, scratch_, newer, Real(w.numerator) / Real(w.denominator), {1.0, -1.0},
+             {&newer, &older});
       std::swap(scratch_, older);
     }
   }
@@ -92,11 +118,9 @@ class StoermerTableau {
     if (device_ != &device || size_ != n) {
       x_.clear();
       v_.clear();
-      start_a_ = device.allocate(n);
-      a_ = device.allocate(n);
-      scratch_ = device.allocate(n);
-      difference_ = device.allocate(n);
-      zero_ = device.allocate(n);  // allocate() gives zeros
+      for (DeviceBuffer<Real>* b : {&start_a_, &a_, &point_, &scratch_, &difference_,
+                                    &candidate_x_, &candidate_v_, &zero_})
+        *b = device.allocate(n);  // allocate() gives zeros
       device_ = &device;
       size_ = n;
     }
@@ -108,7 +132,8 @@ class StoermerTableau {
 
   const ArrayDevice<Real>* device_ = nullptr;
   std::size_t size_ = 0;
-  DeviceBuffer<Real> start_a_, a_, scratch_, difference_, zero_;
+  DeviceBuffer<Real> start_a_, a_, point_, scratch_, difference_, candidate_x_, candidate_v_,
+      zero_;
   std::vector<DeviceBuffer<Real>> x_, v_;  // slot l − 1 holds T_{·,l} as above
 };
 
