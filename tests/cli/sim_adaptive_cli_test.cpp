@@ -3,7 +3,8 @@
 // 1967) to t = 70 with dopri5 under step control ends as it must — the body of mass 3 gone, those
 // of masses 4 and 5 a binary with a = 0.5525 and e = 0.98870 (a 40-digit Taylor integration gives
 // 0.5524964 and 0.9886991) — conserving energy to 10⁻⁸; a run stopped and resumed takes the same
-// steps, bit for bit, with dopri5 and with bulirsch-stoer; a tolerance for a method that cannot control its step is refused.
+// steps, bit for bit, with dopri5 and with bulirsch-stoer; a tolerance for a method that cannot
+// control its step is refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
