@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "array_run.hpp"
+#include "fitted_slope.hpp"
 #include "kepler_orbit.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/integrate/extrapolation/array_stepper.hpp"
@@ -20,6 +21,7 @@
 namespace orrery {
 namespace {
 
+using test::fitted_slope;
 using test::KeplerOrbit;
 
 // As in integrator_convergence_test.cpp: a generic phase of the e = 0.5 orbit (period 2π).
@@ -51,16 +53,6 @@ double kepler_error_with(int columns, int steps) {
   ExtrapolationArrayStepper<BulirschStoer, Real> stepper(0.0, columns);
   for (int i = 0; i < steps; ++i) stepper.step(run.engine(), run.x(), run.v(), h);
   return static_cast<double>(test::kepler_error(orbit, run.state(), Real(steps) * h));
-}
-
-double fitted_slope(const std::vector<double>& h, const std::vector<double>& error) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double n = static_cast<double>(h.size());
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    const double lx = std::log(h[i]), ly = std::log(error[i]);
-    sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
 TEST(Extrapolation, KColumnsConvergeWithOrder2k) {
