@@ -40,8 +40,8 @@ struct ColumnCase {
 // 2k) and well above the precision's rounding: from 3 columns on that takes fp128, whose errors
 // reach 10⁻²⁸ (fp64 stops near 10⁻¹³).
 const ColumnCase kColumnCases[] = {
-    {1, 256, false}, {2, 512, false}, {3, 256, true},
-    {4, 256, true},  {5, 128, true},  {6, 64, true},
+    {1, 256, false}, {2, 512, false}, {3, 128, true},
+    {4, 128, true},  {5, 64, true},   {6, 64, true},
 };
 
 template <class Real>
@@ -124,9 +124,9 @@ Controlled one_period(double tolerance) {
 }
 
 // Each tighter tolerance below (100× in fp64 and fp32, 10⁴× in fp128) must cut the error of a
-// period at least this much: it follows the tolerance about proportionally (measured 75–340×).
+// period at least this much: it follows the tolerance about proportionally (measured 110–250×).
 constexpr double kLeastGainPerHundredfold = 10;
-// The error of a period against the tolerance (measured 250–2 800 times it: the local errors of
+// The error of a period against the tolerance (measured 800–4 000 times it: the local errors of
 // the pericentre passage, accumulated and carried on as a phase error).
 constexpr double kMostErrorPerTolerance = 1e4;
 
@@ -211,9 +211,10 @@ TEST(Extrapolation, AResumedRunTakesTheSameSteps) {
   EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0);
   EXPECT_EQ(h_resumed, h_whole);
 
+  // Two columns fewer or more: one fewer may end on the same line, with the same bits.
   StepperState<double> other = saved;
   const double columns = saved.scalar("columns");
-  other.set_scalar("columns", columns > 2 ? columns - 1 : columns + 1);
+  other.set_scalar("columns", columns > 3 ? columns - 2 : columns + 2);
   test::ArrayRun<double, 2> altered("bulirsch-stoer", first.state(), mass);
   auto altered_stepper = make_array_stepper<double>("bulirsch-stoer", kTolerance);
   altered_stepper->load(altered.engine(), other);
@@ -224,7 +225,8 @@ TEST(Extrapolation, AResumedRunTakesTheSameSteps) {
   double h_one = h;
   controlled_steps(*resumed_stepper, one, h_one, 1);
   const BodyState<double, 2> c = altered.state(), d = one.state();
-  EXPECT_NE(std::memcmp(&c, &d, sizeof c), 0) << "the loaded order was not used";
+  EXPECT_TRUE(std::memcmp(&c, &d, sizeof c) != 0 || h_altered != h_one)
+      << "the loaded order was not used";
 }
 
 TEST(Extrapolation, LoadRefusesAStateItCannotHaveSaved) {
