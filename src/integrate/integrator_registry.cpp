@@ -8,6 +8,7 @@
 
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/integrate/extrapolation/array_stepper.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
 #include "orrery/integrate/runge_kutta/adaptive_array_stepper.hpp"
 #include "orrery/integrate/runge_kutta/array_stepper.hpp"
@@ -23,6 +24,9 @@ IntegratorInfo info_of() {
   if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
     return {Table::name, Table::order,   Table::description, Table::family, Table::stages,
             symplectic,  EmbeddedPair<Table>};
+  else if constexpr (Table::family == IntegratorFamily::extrapolation)
+    return {Table::name, Table::order, Table::description, Table::family,
+            extrapolation_cost<Table>(Table::fixed_columns), false, true, false};
   else
     return {Table::name, Table::order, Table::description, Table::family,
             force_evaluations_per_step<Table>(), symplectic, false};
@@ -40,6 +44,7 @@ std::string_view family_name(IntegratorFamily family) {
     case IntegratorFamily::explicit_runge_kutta: return "explicit Runge–Kutta";
     case IntegratorFamily::splitting: return "symplectic splitting";
     case IntegratorFamily::multistep: return "multistep";
+    case IntegratorFamily::extrapolation: return "extrapolation";
   }
   return "unknown";
 }
@@ -75,7 +80,9 @@ std::string integrators_markdown_table() {
 std::vector<std::string> adaptive_integrator_names() {
   std::vector<std::string> names;
   [&]<class... Tables>(TableList<Tables...>) {
-    ((EmbeddedPair<Tables> ? names.push_back(Tables::name) : void()), ...);
+    ((EmbeddedPair<Tables> || ExtrapolationTable<Tables> ? names.push_back(Tables::name)
+                                                          : void()),
+     ...);
   }(IntegratorTables{});
   return names;
 }
@@ -94,14 +101,18 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
         return;
       }
     }
+    if constexpr (Table::family == IntegratorFamily::extrapolation) {
+      stepper = std::make_unique<ExtrapolationArrayStepper<Table, Real>>(tolerance);
+      return;
+    }
     if (tolerance > 0)
       throw ParameterError("tolerance", fmt::format("{}", tolerance),
                            fmt::format("0 for {} (fixed steps); step control needs an embedded "
-                                       "pair: {}",
+                                       "pair or extrapolation: {}",
                                        name, fmt::join(adaptive_integrator_names(), ", ")));
     if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
       stepper = std::make_unique<RkArrayStepper<Table, Real>>();
-    else
+    else if constexpr (Table::family == IntegratorFamily::splitting)
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
   });
   return stepper;

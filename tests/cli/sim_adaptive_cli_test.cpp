@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // `orrery sim --tolerance`: the Pythagorean three-body problem (Burrau 1913; Szebehely & Peters
-// 1967) to t = 70 with dopri5 under step control ends as it must — the body of mass 3 gone, those
-// of masses 4 and 5 a binary with a = 0.5525 and e = 0.98870 (a 40-digit Taylor integration gives
-// 0.5524964 and 0.9886991) — conserving energy to 10⁻⁸; a run stopped and resumed takes the same
-// steps, bit for bit; a tolerance for a method that cannot control its step is refused.
+// 1967) to t = 70 under step control, with dopri5 and with bulirsch-stoer in fp128, ends as it
+// must — the body of mass 3 gone, those of masses 4 and 5 a binary with a = 0.5525 and e = 0.98870
+// (a 40-digit Taylor integration gives 0.5524964 and 0.9886991) — conserving energy to 10⁻⁸; a
+// run stopped and resumed takes the same steps, bit for bit, with dopri5 and with
+// bulirsch-stoer; a tolerance for a method that cannot control its step is refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,17 +23,15 @@ constexpr double kBinaryA = 0.5524964, kBinaryE = 0.9886991;
 constexpr double kOrbitBound = 1e-3;  // the issue's
 constexpr double kEnergyBound = 1e-8;
 
-std::vector<std::string> pythagorean(const std::string& out) {
-  return {"sim", "--scene", "pythagorean", "--integrator", "dopri5", "--tolerance", "1e-12",
+std::vector<std::string> pythagorean(const std::string& out,
+                                     const std::string& integrator = "dopri5") {
+  return {"sim", "--scene", "pythagorean", "--integrator", integrator, "--tolerance", "1e-12",
           "--dt", "1e-3", "--t-end", "70", "--every", "100000", "--backend", "cpu", "--quiet",
           "--out", out};
 }
 
-TEST(SimAdaptiveCli, ThePythagoreanProblemEndsInItsBinary) {
-  test::TempDir dir;
-  const auto r = run_cli(pythagorean("run"), dir.path());
-  ASSERT_EQ(r.status, 0) << r.err;
-  const auto last = snapshot_path(dir / "run", run_snapshots(dir / "run").back());
+void expect_the_binary(const std::filesystem::path& run) {
+  const auto last = snapshot_path(run, run_snapshots(run).back());
   h5::Handle f = h5::open_file(last.string());
   const auto x = h5::read_dataset<double>(f.id(), "position");
   const auto v = h5::read_dataset<double>(f.id(), "velocity");
@@ -67,11 +66,40 @@ TEST(SimAdaptiveCli, ThePythagoreanProblemEndsInItsBinary) {
   EXPECT_GT(rv, 0);
 }
 
-TEST(SimAdaptiveCli, AStoppedRunResumesToTheSameBits) {
+TEST(SimAdaptiveCli, ThePythagoreanProblemEndsInItsBinary) {
   test::TempDir dir;
-  ASSERT_EQ(run_cli(pythagorean("whole"), dir.path()).status, 0);
-  auto first = pythagorean("split");
-  first.insert(first.end(), {"--stop-after", "20000"});
+  const auto r = run_cli(pythagorean("run"), dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_the_binary(dir / "run");
+}
+
+// bulirsch-stoer in fp64 does not converge on this problem (docs/integrators.md: the rounding at
+// the close encounter, amplified by the extrapolation); in fp128 its control does. The tolerance
+// of fp128 that still ends within the 10⁻³ with room to spare (a off by about 10⁻⁵), at
+// the least cost: about 5 s of one core.
+constexpr const char* kExtrapolationTolerance = "1e-14";
+
+TEST(SimAdaptiveCli, ThePythagoreanProblemEndsInItsBinaryByExtrapolationInFp128) {
+  test::TempDir dir;
+  auto args = pythagorean("run", "bulirsch-stoer");
+  args[6] = kExtrapolationTolerance;
+  args.insert(args.end(), {"--precision", "fp128"});
+  const auto r = run_cli(args, dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_the_binary(dir / "run");
+}
+
+// dopri5 stopped after 20 000 of its 41 525 steps, bulirsch-stoer (whose order changes from step
+// to step, in its saved state) after 1 000 of its 1 300.
+class SimAdaptiveResume
+    : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(SimAdaptiveResume, AStoppedRunResumesToTheSameBits) {
+  const auto& [integrator, stop_after] = GetParam();
+  test::TempDir dir;
+  ASSERT_EQ(run_cli(pythagorean("whole", integrator), dir.path()).status, 0);
+  auto first = pythagorean("split", integrator);
+  first.insert(first.end(), {"--stop-after", stop_after});
   ASSERT_EQ(run_cli(first, dir.path()).status, 0);
   const auto rest = run_cli({"sim", "--resume", "--out", "split", "--backend", "cpu", "--quiet"},
                             dir.path());
@@ -84,6 +112,17 @@ TEST(SimAdaptiveCli, AStoppedRunResumesToTheSameBits) {
       EXPECT_TRUE(split.at(file) == bytes) << file;
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(Methods, SimAdaptiveResume,
+                         ::testing::Values(std::pair<std::string, std::string>{"dopri5", "20000"},
+                                           std::pair<std::string, std::string>{"bulirsch-stoer",
+                                                                               "1000"}),
+                         [](const auto& info) {
+                           std::string name = info.param.first;
+                           for (char& c : name)
+                             if (c == '-') c = '_';
+                           return name;
+                         });
 
 // Too loose a tolerance lets two bodies fall onto each other at an encounter; the control then
 // asks for ever smaller steps. The run stops, saying so, instead of crawling on.

@@ -35,6 +35,7 @@ TEST(IntegratorRegistry, ListsEveryIntegratorWithOrderAndCost) {
       {"dopri5", 5, IntegratorFamily::explicit_runge_kutta, 7},
       {"leapfrog", 2, IntegratorFamily::splitting, 1},
       {"yoshida4", 4, IntegratorFamily::splitting, 3},
+      {"bulirsch-stoer", 8, IntegratorFamily::extrapolation, 21},  // 1 + 2 + 4 + 6 + 8
   };
   ASSERT_EQ(integrators().size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -53,10 +54,12 @@ TEST(IntegratorRegistry, MarksTheSymplecticAndTheAdaptive) {
   std::vector<std::string> adaptive;
   for (const IntegratorInfo& info : integrators()) {
     EXPECT_EQ(info.symplectic, info.family == IntegratorFamily::splitting) << info.name;
+    EXPECT_EQ(info.register_stepper, info.family != IntegratorFamily::extrapolation) << info.name;
     if (info.adaptive) adaptive.emplace_back(info.name);
   }
   EXPECT_EQ(adaptive, adaptive_integrator_names());
-  EXPECT_EQ(adaptive, (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5"}));
+  EXPECT_EQ(adaptive,
+            (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5", "bulirsch-stoer"}));
 }
 
 TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
@@ -68,7 +71,7 @@ TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
     EXPECT_EQ(e.value(), "rk45");
     EXPECT_EQ(e.accepted(),
               "one of: euler, symplectic-euler, midpoint, rk4, fehlberg45, cash-karp, dopri5, "
-              "leapfrog, yoshida4");
+              "leapfrog, yoshida4, bulirsch-stoer");
   }
   EXPECT_THROW(make_array_stepper<double>("leapfrog2"), ParameterError);
   EXPECT_THROW(make_array_stepper<float>(""), ParameterError);
@@ -85,7 +88,11 @@ TEST(IntegratorRegistry, MakesEveryArrayStepperInEveryPrecision) {
 // Consistency of every table: Σb = 1 and c_i = Σ_j a_ij; Σ drifts = Σ kicks = 1 exactly.
 template <class Table>
 void expect_consistent() {
-  if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta) {
+  if constexpr (Table::family == IntegratorFamily::extrapolation) {
+    // The step numbers increase (each line is a finer basic step).
+    for (int j = 2; j <= Table::max_lines; ++j)
+      EXPECT_LT(substeps<Table>(j - 1), substeps<Table>(j)) << Table::name;
+  } else if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta) {
     double b = 0;
     for (int i = 0; i < Table::stages; ++i) {
       b += Table::b(i);

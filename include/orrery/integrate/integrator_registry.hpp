@@ -25,6 +25,7 @@ struct IntegratorInfo {
   int force_evaluations;  // per step, once steps follow each other (first same as last counted once)
   bool symplectic;        // preserves the phase-space volume (the splitting methods)
   bool adaptive;          // takes --tolerance: an embedded pair for step-size control
+  bool register_stepper = true;  // has one (has_register_stepper, integrator_family.hpp)
 };
 
 // Every integrator, in the order of integrate/integrator_tables.hpp.
