@@ -9,6 +9,8 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
+#include "orrery/integrate/multistep/array_stepper.hpp"
+#include "orrery/integrate/register_integrator.hpp"
 #include "orrery/integrate/runge_kutta/adaptive_array_stepper.hpp"
 #include "orrery/integrate/runge_kutta/array_stepper.hpp"
 #include "orrery/integrate/splitting/array_stepper.hpp"
@@ -23,6 +25,10 @@ IntegratorInfo info_of() {
   if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
     return {Table::name, Table::order,   Table::description, Table::family, Table::stages,
             symplectic,  EmbeddedPair<Table>};
+  else if constexpr (Table::family == IntegratorFamily::multistep)
+    return {Table::name,  Table::order, Table::description, Table::family,
+            adams_force_evaluations<Table>(), false, false, has_register_stepper<Table>,
+            Table::steps > 1 ? Table::Starter::name : "", Table::steps - 1};
   else
     return {Table::name, Table::order, Table::description, Table::family,
             force_evaluations_per_step<Table>(), symplectic, false};
@@ -101,6 +107,8 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
                                        name, fmt::join(adaptive_integrator_names(), ", ")));
     if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
       stepper = std::make_unique<RkArrayStepper<Table, Real>>();
+    else if constexpr (Table::family == IntegratorFamily::multistep)
+      stepper = std::make_unique<AdamsArrayStepper<Table, Real>>();
     else
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
   });

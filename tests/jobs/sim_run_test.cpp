@@ -180,6 +180,32 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Bool()),
     resume_case_name);
 
+// A multistep method stopped in the middle of its starter phase resumes bit for bit: the
+// checkpoint holds the history filled so far. (Stopped right after a shortened step, it resumes
+// in the restart that step began: SimResume's by-time cases.)
+TEST(SimRun, MultistepResumesInTheMiddleOfItsStarter) {
+  for (const IntegratorInfo& info : integrators()) {
+    if (info.starter_steps < 2) continue;
+    const std::string name(info.name);
+    test::TempDir dir;
+    run_simulation(small_plummer(dir / "whole", name, Precision::fp64));
+    SimJob first = small_plummer(dir / "split", name, Precision::fp64);
+    first.stop_after = info.starter_steps / 2;
+    ASSERT_TRUE(run_simulation(first).stopped_early) << name;
+    const auto c = read_checkpoint_file<double>(
+        checkpoint_path(dir / "split", run_checkpoints(dir / "split").back()));
+    EXPECT_EQ(c.stepper.scalar("history_steps"), first.stop_after) << name;
+    SimJob rest;
+    rest.backend = Backend::cpu;  // as the run it resumes
+    rest.resume = true;
+    rest.out = (dir / "split").string();
+    rest.every = 10;
+    rest.checkpoint_every = 10;
+    run_simulation(rest);
+    EXPECT_EQ(snapshot_bytes(dir / "whole"), snapshot_bytes(dir / "split")) << name;
+  }
+}
+
 // The checkpoint holds the stepper's own state exactly: for leapfrog, the kept a(x) of the
 // checkpoint's positions, bit for bit, in the run's precision.
 template <class Real>

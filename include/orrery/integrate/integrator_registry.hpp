@@ -25,6 +25,13 @@ struct IntegratorInfo {
   int force_evaluations;  // per step, once steps follow each other (first same as last counted once)
   bool symplectic;        // preserves the phase-space volume (the splitting methods)
   bool adaptive;          // takes --tolerance: an embedded pair for step-size control
+  // Whether the table also has a register stepper (has_register_stepper,
+  // integrate/register_integrator.hpp); false: an array stepper only.
+  bool register_stepper = true;
+  // A multistep method's one-step starter (its name) and the steps it takes after a start, a
+  // clear() or a change of step size; "" and 0 for a one-step method.
+  std::string_view starter = {};
+  int starter_steps = 0;
 };
 
 // Every integrator, in the order of integrate/integrator_tables.hpp.

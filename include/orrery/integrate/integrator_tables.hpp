@@ -7,6 +7,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "orrery/integrate/multistep/adams_methods.hpp"
 #include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
 #include "orrery/integrate/runge_kutta/embedded_pairs.hpp"
 #include "orrery/integrate/splitting/splitting_tables.hpp"
@@ -21,8 +22,10 @@ struct TableList {
 };
 
 // In the order the registry lists them.
-using IntegratorTables = TableList<ExplicitEuler, SymplecticEuler, Midpoint, ClassicRK4, Fehlberg45,
-                                   CashKarp, DormandPrince5, LeapfrogKDK, Yoshida4>;
+using IntegratorTables =
+    TableList<ExplicitEuler, SymplecticEuler, Midpoint, Kutta3, ClassicRK4, Fehlberg45, CashKarp,
+              DormandPrince5, LeapfrogKDK, Yoshida4, AdamsBashforth1, AdamsBashforth2,
+              AdamsBashforth3, AdamsBashforth4, AdamsBashforth5, AdamsBashforthMoulton4>;
 
 // Calls f.template operator()<Table>() with the table named `name` (a template lambda,
 // []<class Table>() { ... }); false when no table has that name.

@@ -30,6 +30,16 @@
 
 namespace orrery {
 
+// Whether a table has a register stepper: every one-step table, and the multistep tables the
+// register Adams stepper can start, whose starter is explicit Euler (the map's,
+// multistep/adams_bashforth.hpp). Those started by a Runge–Kutta method of their own order
+// (multistep/adams_methods.hpp, `orrery sim`'s) have an array stepper only: the registry says so
+// (IntegratorInfo::register_stepper), and code over every table asks this before stepping in
+// registers.
+template <class Table>
+inline constexpr bool has_register_stepper =
+    Table::family != IntegratorFamily::multistep || !requires { typename Table::Starter; };
+
 template <class Table, class T, int N, IntegratorFamily Family = Table::family>
 struct RegisterIntegrator;
 
@@ -107,6 +117,7 @@ struct RegisterIntegrator<Table, T, N, IntegratorFamily::multistep> {
 // then evaluates a(x) at the start of the step, which gives the bits of the kept a(x).
 template <class Table, class T, int N, class Accel>
 ORRERY_HD void register_step(BodyState<T, N>& s, const T& h, const Accel& accel) {
+  static_assert(has_register_stepper<Table>, "this table has an array stepper only");
   using Integrator = RegisterIntegrator<Table, T, N>;
   static_assert(Integrator::starter_steps == 0 && Integrator::parked_words == 0,
                 "a multistep method needs its history: keep its Memory between steps");
