@@ -35,6 +35,17 @@ SimJob small_plummer(const std::filesystem::path& out, const std::string& integr
   return job;
 }
 
+// The resume of the run in `out` on the CPU (as the runs it resumes), snapshots every 10 steps.
+SimJob resume_of(const std::filesystem::path& out, std::int64_t checkpoint_every = 10) {
+  SimJob rest;
+  rest.backend = Backend::cpu;
+  rest.resume = true;
+  rest.out = out.string();
+  rest.every = 10;
+  rest.checkpoint_every = checkpoint_every;
+  return rest;
+}
+
 // Every dataset and attribute of every snapshot of the run in `run`, as raw bytes.
 std::vector<std::vector<std::uint8_t>> snapshot_bytes(const std::filesystem::path& run) {
   std::vector<std::vector<std::uint8_t>> all;
@@ -195,13 +206,7 @@ TEST(SimRun, MultistepResumesInTheMiddleOfItsStarter) {
     const auto c = read_checkpoint_file<double>(
         checkpoint_path(dir / "split", run_checkpoints(dir / "split").back()));
     EXPECT_EQ(c.stepper.scalar("history_steps"), first.stop_after) << name;
-    SimJob rest;
-    rest.backend = Backend::cpu;  // as the run it resumes
-    rest.resume = true;
-    rest.out = (dir / "split").string();
-    rest.every = 10;
-    rest.checkpoint_every = 10;
-    run_simulation(rest);
+    run_simulation(resume_of(dir / "split"));
     EXPECT_EQ(snapshot_bytes(dir / "whole"), snapshot_bytes(dir / "split")) << name;
   }
 }
@@ -263,13 +268,7 @@ TEST(SimRun, ResumeUsesTheCheckpointedStepperState) {
     c.stepper.set_array("accelerations", altered);
     write_checkpoint_file(path, c);  // the newest, with a CRC of its altered values
   }
-  SimJob rest;
-  rest.backend = Backend::cpu;  // as the run it resumes
-  rest.resume = true;
-  rest.out = (dir / "split").string();
-  rest.every = 10;
-  rest.checkpoint_every = 10;
-  run_simulation(rest);
+  run_simulation(resume_of(dir / "split"));
   const auto whole = snapshot_bytes(dir / "whole");
   const auto split = snapshot_bytes(dir / "split");
   ASSERT_EQ(whole.size(), split.size());
@@ -288,13 +287,7 @@ TEST(SimRun, ResumeAfterAKillStartsFromTheLastCheckpoint) {
   // ... which the "kill" loses: only the older checkpoint (step 30) survives.
   ASSERT_EQ(run_checkpoints(dir / "split"), (std::vector<std::int64_t>{30, 50}));
   std::filesystem::remove(checkpoint_path(dir / "split", 50));
-  SimJob rest;
-  rest.backend = Backend::cpu;  // as the run it resumes
-  rest.resume = true;
-  rest.out = (dir / "split").string();
-  rest.every = 10;
-  rest.checkpoint_every = 30;
-  run_simulation(rest);
+  run_simulation(resume_of(dir / "split", 30));
   EXPECT_EQ(snapshot_bytes(dir / "whole"), snapshot_bytes(dir / "split"));
 }
 
