@@ -30,6 +30,8 @@ std::string list_text() {
                        family_name(i.family), i.symplectic ? "symplectic" : "",
                        i.adaptive ? "adaptive" : "", i.description);
   out += "  (adaptive: --tolerance turns on step-size control; explicit methods only so far)\n";
+  out += "  (multistep: the first steps, and those after a change of step such as one landing on\n"
+         "   an --every-time output, are taken by the starter named)\n";
   out += "\nEngines:\n\n";
   out += "  direct  all pairs, exact; CPU (SIMD, threads) and CUDA (tiles, all GPUs)\n";
   out += "  tree    Barnes–Hut octree, --theta and --multipole; CPU (groups, SIMD) and CUDA (one GPU)\n";

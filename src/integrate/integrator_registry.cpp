@@ -10,6 +10,8 @@
 #include "orrery/core/float128.hpp"
 #include "orrery/integrate/extrapolation/array_stepper.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
+#include "orrery/integrate/multistep/array_stepper.hpp"
+#include "orrery/integrate/register_integrator.hpp"
 #include "orrery/integrate/runge_kutta/adaptive_array_stepper.hpp"
 #include "orrery/integrate/runge_kutta/array_stepper.hpp"
 #include "orrery/integrate/splitting/array_stepper.hpp"
@@ -18,18 +20,29 @@ namespace orrery {
 
 namespace {
 
+// What the registry says of a table: its own facts, then its family's.
 template <class Table>
 IntegratorInfo info_of() {
-  constexpr bool symplectic = Table::family == IntegratorFamily::splitting;
-  if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
-    return {Table::name, Table::order,   Table::description, Table::family, Table::stages,
-            symplectic,  EmbeddedPair<Table>};
-  else if constexpr (Table::family == IntegratorFamily::extrapolation)
-    return {Table::name, Table::order, Table::description, Table::family,
-            extrapolation_cost<Table>(Table::fixed_columns), false, true, false};
-  else
-    return {Table::name, Table::order, Table::description, Table::family,
-            force_evaluations_per_step<Table>(), symplectic, false};
+  IntegratorInfo info{.name = Table::name,
+                      .order = Table::order,
+                      .description = Table::description,
+                      .family = Table::family,
+                      .register_stepper = has_register_stepper<Table>};
+  if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta) {
+    info.force_evaluations = Table::stages;
+    info.adaptive = EmbeddedPair<Table>;
+  } else if constexpr (Table::family == IntegratorFamily::splitting) {
+    info.force_evaluations = force_evaluations_per_step<Table>();
+    info.symplectic = true;
+  } else if constexpr (Table::family == IntegratorFamily::multistep) {
+    info.force_evaluations = adams_force_evaluations<Table>();
+    info.starter = Table::steps > 1 ? Table::Starter::name : "";
+    info.starter_steps = Table::steps - 1;
+  } else if constexpr (Table::family == IntegratorFamily::extrapolation) {
+    info.force_evaluations = extrapolation_cost<Table>(Table::fixed_columns);
+    info.adaptive = true;
+  }
+  return info;
 }
 
 template <class... Tables>
@@ -79,11 +92,8 @@ std::string integrators_markdown_table() {
 
 std::vector<std::string> adaptive_integrator_names() {
   std::vector<std::string> names;
-  [&]<class... Tables>(TableList<Tables...>) {
-    ((EmbeddedPair<Tables> || ExtrapolationTable<Tables> ? names.push_back(Tables::name)
-                                                          : void()),
-     ...);
-  }(IntegratorTables{});
+  for (const IntegratorInfo& info : integrators())
+    if (info.adaptive) names.emplace_back(info.name);
   return names;
 }
 
@@ -112,6 +122,8 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
                                        name, fmt::join(adaptive_integrator_names(), ", ")));
     if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
       stepper = std::make_unique<RkArrayStepper<Table, Real>>();
+    else if constexpr (Table::family == IntegratorFamily::multistep)
+      stepper = std::make_unique<AdamsArrayStepper<Table, Real>>();
     else if constexpr (Table::family == IntegratorFamily::splitting)
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
   });

@@ -53,26 +53,26 @@ double measured_order(int steps, bool exact_start) {
 }
 
 TEST(AdamsBashforth, OrderTwoWithAnExactStart) {
-  EXPECT_NEAR(measured_order<AdamsBashforth2>(2000, true), 2.0, kOrderTolerance);
+  EXPECT_NEAR(measured_order<EulerStartedAdamsBashforth2>(2000, true), 2.0, kOrderTolerance);
 }
 
 TEST(AdamsBashforth, OrderFourWithAnExactStart) {
-  EXPECT_NEAR(measured_order<AdamsBashforth4>(1600, true), 4.0, kOrderTolerance);
+  EXPECT_NEAR(measured_order<EulerStartedAdamsBashforth4>(1600, true), 4.0, kOrderTolerance);
 }
 
 TEST(AdamsBashforth, TheEulerStarterLimitsBothToOrderTwo) {
-  EXPECT_NEAR(measured_order<AdamsBashforth2>(2000, false), 2.0, kOrderTolerance);
-  EXPECT_NEAR(measured_order<AdamsBashforth4>(2000, false), 2.0, kOrderTolerance);
+  EXPECT_NEAR(measured_order<EulerStartedAdamsBashforth2>(2000, false), 2.0, kOrderTolerance);
+  EXPECT_NEAR(measured_order<EulerStartedAdamsBashforth4>(2000, false), 2.0, kOrderTolerance);
   // and the starter is what costs ab4 its accuracy
-  EXPECT_GT(error_after_one_period<AdamsBashforth4>(2000, false),
-            100 * error_after_one_period<AdamsBashforth4>(2000, true));
+  EXPECT_GT(error_after_one_period<EulerStartedAdamsBashforth4>(2000, false),
+            100 * error_after_one_period<EulerStartedAdamsBashforth4>(2000, true));
 }
 
 TEST(AdamsBashforth, StartingStepsAreExplicitEulerBitForBit) {
   BodyState<double, 1> s{{exact_x(0)}, {exact_v(0)}}, e = s;
-  AdamsHistory<AdamsBashforth4, double, 1> f{};
+  AdamsHistory<EulerStartedAdamsBashforth4, double, 1> f{};
   const double h = 0.01;
-  for (int n = 0; n < AdamsBashforth4::starter_steps; ++n) {
+  for (int n = 0; n < EulerStartedAdamsBashforth4::starter_steps; ++n) {
     adams_step(s, f, h, true, Kepler{});
     Vec3<double> a[1];
     Kepler{}(e.x, a);

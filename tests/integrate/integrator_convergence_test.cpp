@@ -39,11 +39,18 @@ struct OrderCase {
   // the asymptotic regime only below fp64's rounding, so they are measured in float128 (array
   // stepper; the coefficients' own rounding, ~10⁻¹⁶ per unit time, stays below every error).
   bool float128 = false;
+  // Adams–Bashforth 5's error expansion converges slowly on e = 0.5: its halving ratios reach
+  // 5 % of 32 only at 4096 steps, where fp64's rounding already shows, so it is measured on a
+  // rounder orbit of the same family (ratios 30.0, 31.1, 31.5 from 128 steps at e = 0.1).
+  double eccentricity = 0.5;
 };
 const OrderCase kOrderCases[] = {
     {"euler", 1 << 15},   {"symplectic-euler", 1 << 12}, {"midpoint", 1 << 10},
     {"rk4", 1 << 9},      {"leapfrog", 1 << 9},           {"yoshida4", 1 << 7},
     {"cash-karp", 1 << 7},  {"fehlberg45", 1 << 11, true}, {"dopri5", 1 << 9, true},
+    {"kutta3", 1 << 9},   {"ab1", 1 << 12},              {"ab2", 1 << 11},
+    {"ab3", 1 << 10},     {"ab4", 1 << 9},               {"ab5", 1 << 7, false, 0.1},
+    {"abm4", 1 << 10},
 };
 constexpr int kHalvings = 3;
 
@@ -52,8 +59,8 @@ constexpr int kHalvings = 3;
 // by < 0.05, and a method of the wrong order is off by ≥ 1.
 constexpr double kOrderTolerance = 0.1;
 
-double register_error(const std::string& name, int steps) {
-  const KeplerOrbit<double> orbit;
+double register_error(const std::string& name, int steps, double eccentricity) {
+  const KeplerOrbit<double> orbit{.e = eccentricity};
   const double h = kEndTime / steps;
   const PairwiseGravity<2, double> gravity{{test::kKeplerMass, test::kKeplerMass}};
   BodyState<double, 2> s = test::kepler_bodies(orbit);
@@ -65,10 +72,10 @@ double register_error(const std::string& name, int steps) {
 }
 
 template <class Real>
-Real array_error_at(const char* name, int steps, Real end_time);
+Real array_error_at(const char* name, int steps, Real end_time, Real eccentricity = Real(0.5));
 
-double array_error(const std::string& name, int steps) {
-  const KeplerOrbit<double> orbit;
+double array_error(const std::string& name, int steps, double eccentricity) {
+  const KeplerOrbit<double> orbit{.e = eccentricity};
   const double h = kEndTime / steps;
   const double mass[2] = {test::kKeplerMass, test::kKeplerMass};
   test::ArrayRun<double, 2> run(name, test::kepler_bodies(orbit), mass);
@@ -83,28 +90,30 @@ void expect_nominal_order(const OrderCase& c, ErrorOf error_of) {
   for (int k = 0; k <= kHalvings; ++k) {
     const int steps = c.coarsest_steps << k;
     h.push_back(kEndTime / steps);
-    error.push_back(error_of(c.name, steps));
+    error.push_back(error_of(c.name, steps, c.eccentricity));
   }
   const double slope = fitted_slope(h, error);
   std::string ratios;
   for (std::size_t i = 1; i < error.size(); ++i)
     ratios += fmt::format(" {:.4f}", error[i - 1] / error[i]);
-  std::printf("%-17s order %d: fitted %.4f (errors %.3e .. %.3e, halving ratios%s)\n",
-              c.name.c_str(), order, slope, error.front(), error.back(), ratios.c_str());
+  std::printf("%-17s order %d: fitted %.4f (e = %.1f, errors %.3e .. %.3e, halving ratios%s)\n",
+              c.name.c_str(), order, slope, c.eccentricity, error.front(), error.back(),
+              ratios.c_str());
   EXPECT_NEAR(slope, order, kOrderTolerance) << c.name;
 }
 
 TEST(IntegratorConvergence, RegisterStepperOrderOnKeplerEqualsNominal) {
   for (const OrderCase& c : kOrderCases)
-    if (!c.float128) expect_nominal_order(c, register_error);
+    if (!c.float128 && find_integrator(c.name).register_stepper)
+      expect_nominal_order(c, register_error);
 }
 
 TEST(IntegratorConvergence, ArrayStepperOrderOnKeplerEqualsNominal) {
   for (const OrderCase& c : kOrderCases)
-    expect_nominal_order(c, [&](const std::string& name, int steps) {
-      return c.float128 ? static_cast<double>(
-                              array_error_at<float128>(name.c_str(), steps, float128(kEndTime)))
-                        : array_error(name, steps);
+    expect_nominal_order(c, [&](const std::string& name, int steps, double eccentricity) {
+      return c.float128 ? static_cast<double>(array_error_at<float128>(
+                              name.c_str(), steps, float128(kEndTime), float128(eccentricity)))
+                        : array_error(name, steps, eccentricity);
     });
 }
 
@@ -122,8 +131,8 @@ constexpr double kFloat128Slack = 3.0;
 constexpr double kFloat128Gain = 10.0;
 
 template <class Real>
-Real array_error_at(const char* name, int steps, Real end_time) {
-  const KeplerOrbit<Real> orbit;
+Real array_error_at(const char* name, int steps, Real end_time, Real eccentricity) {
+  const KeplerOrbit<Real> orbit{.e = eccentricity};
   const Real h = end_time / steps;
   const Real mass[2] = {Real(test::kKeplerMass), Real(test::kKeplerMass)};
   test::ArrayRun<Real, 2> run(name, test::kepler_bodies(orbit), mass);

@@ -14,6 +14,7 @@
 #include "orrery/core/float128.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
+#include "orrery/integrate/register_integrator.hpp"
 
 namespace orrery {
 namespace {
@@ -29,12 +30,19 @@ TEST(IntegratorRegistry, ListsEveryIntegratorWithOrderAndCost) {
       {"euler", 1, IntegratorFamily::explicit_runge_kutta, 1},
       {"symplectic-euler", 1, IntegratorFamily::splitting, 1},
       {"midpoint", 2, IntegratorFamily::explicit_runge_kutta, 2},
+      {"kutta3", 3, IntegratorFamily::explicit_runge_kutta, 3},
       {"rk4", 4, IntegratorFamily::explicit_runge_kutta, 4},
       {"fehlberg45", 4, IntegratorFamily::explicit_runge_kutta, 6},
       {"cash-karp", 5, IntegratorFamily::explicit_runge_kutta, 6},
       {"dopri5", 5, IntegratorFamily::explicit_runge_kutta, 7},
       {"leapfrog", 2, IntegratorFamily::splitting, 1},
       {"yoshida4", 4, IntegratorFamily::splitting, 3},
+      {"ab1", 1, IntegratorFamily::multistep, 1},
+      {"ab2", 2, IntegratorFamily::multistep, 1},
+      {"ab3", 3, IntegratorFamily::multistep, 1},
+      {"ab4", 4, IntegratorFamily::multistep, 1},
+      {"ab5", 5, IntegratorFamily::multistep, 1},
+      {"abm4", 4, IntegratorFamily::multistep, 2},
       {"bulirsch-stoer", 8, IntegratorFamily::extrapolation, 21},  // 1 + 2 + 4 + 6 + 8
   };
   ASSERT_EQ(integrators().size(), expected.size());
@@ -62,6 +70,31 @@ TEST(IntegratorRegistry, MarksTheSymplecticAndTheAdaptive) {
             (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5", "bulirsch-stoer"}));
 }
 
+// The Adams methods with a Runge–Kutta starter have an array stepper only, and say so; each names
+// a registered starter of its own order and takes k − 1 steps with it. Every other method has
+// both steppers.
+TEST(IntegratorRegistry, MarksTheArrayOnlyMethodsAndTheirStarters) {
+  std::vector<std::string> array_only;
+  [&]<class... Tables>(TableList<Tables...>) {
+    ((find_integrator(Tables::name).register_stepper == has_register_stepper<Tables>
+          ? void()
+          : ADD_FAILURE() << Tables::name),
+     ...);
+  }(IntegratorTables{});
+  for (const IntegratorInfo& info : integrators()) {
+    if (!info.register_stepper) array_only.emplace_back(info.name);
+    if (info.starter_steps == 0) {
+      EXPECT_TRUE(info.starter.empty()) << info.name;
+      continue;
+    }
+    EXPECT_EQ(info.family, IntegratorFamily::multistep) << info.name;
+    EXPECT_EQ(info.starter_steps, info.order - 1) << info.name;  // a k-step method of order k
+    EXPECT_EQ(find_integrator(info.starter).order, info.order) << info.name;
+  }
+  EXPECT_EQ(array_only,
+            (std::vector<std::string>{"ab1", "ab2", "ab3", "ab4", "ab5", "abm4"}));
+}
+
 TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
   try {
     find_integrator("rk45");
@@ -70,8 +103,8 @@ TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
     EXPECT_EQ(e.parameter(), "integrator");
     EXPECT_EQ(e.value(), "rk45");
     EXPECT_EQ(e.accepted(),
-              "one of: euler, symplectic-euler, midpoint, rk4, fehlberg45, cash-karp, dopri5, "
-              "leapfrog, yoshida4, bulirsch-stoer");
+              "one of: euler, symplectic-euler, midpoint, kutta3, rk4, fehlberg45, cash-karp, "
+              "dopri5, leapfrog, yoshida4, ab1, ab2, ab3, ab4, ab5, abm4, bulirsch-stoer");
   }
   EXPECT_THROW(make_array_stepper<double>("leapfrog2"), ParameterError);
   EXPECT_THROW(make_array_stepper<float>(""), ParameterError);
@@ -85,7 +118,7 @@ TEST(IntegratorRegistry, MakesEveryArrayStepperInEveryPrecision) {
   }
 }
 
-// Consistency of every table: Σb = 1 and c_i = Σ_j a_ij; Σ drifts = Σ kicks = 1 exactly.
+// Consistency of every table: Σb = 1 and c_i = Σ_j a_ij; Σβ = 1; Σ drifts = Σ kicks = 1 exactly.
 template <class Table>
 void expect_consistent() {
   if constexpr (Table::family == IntegratorFamily::extrapolation) {
@@ -103,6 +136,10 @@ void expect_consistent() {
     }
     // RK4's 1/6 and 1/3 are rounded, so its weights sum to 1 only to rounding.
     EXPECT_DOUBLE_EQ(b, 1.0) << Table::name;
+  } else if constexpr (Table::family == IntegratorFamily::multistep) {
+    double beta = 0;
+    for (double b : Table::predictor) beta += b;
+    EXPECT_DOUBLE_EQ(beta, 1.0) << Table::name;
   } else {
     double drift = 0, kick = 0;
     for (const SplitOp& op : Table::ops) (op.kind == SplitKind::drift ? drift : kick) += op.coefficient;

@@ -35,6 +35,17 @@ SimJob small_plummer(const std::filesystem::path& out, const std::string& integr
   return job;
 }
 
+// The resume of the run in `out` on the CPU (as the runs it resumes), snapshots every 10 steps.
+SimJob resume_of(const std::filesystem::path& out, std::int64_t checkpoint_every = 10) {
+  SimJob rest;
+  rest.backend = Backend::cpu;
+  rest.resume = true;
+  rest.out = out.string();
+  rest.every = 10;
+  rest.checkpoint_every = checkpoint_every;
+  return rest;
+}
+
 // Every dataset and attribute of every snapshot of the run in `run`, as raw bytes.
 std::vector<std::vector<std::uint8_t>> snapshot_bytes(const std::filesystem::path& run) {
   std::vector<std::vector<std::uint8_t>> all;
@@ -180,6 +191,26 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Bool()),
     resume_case_name);
 
+// A multistep method stopped in the middle of its starter phase resumes bit for bit: the
+// checkpoint holds the history filled so far. (Stopped right after a shortened step, it resumes
+// in the restart that step began: SimResume's by-time cases.)
+TEST(SimRun, MultistepResumesInTheMiddleOfItsStarter) {
+  for (const IntegratorInfo& info : integrators()) {
+    if (info.starter_steps < 2) continue;
+    const std::string name(info.name);
+    test::TempDir dir;
+    run_simulation(small_plummer(dir / "whole", name, Precision::fp64));
+    SimJob first = small_plummer(dir / "split", name, Precision::fp64);
+    first.stop_after = info.starter_steps / 2;
+    ASSERT_TRUE(run_simulation(first).stopped_early) << name;
+    const auto c = read_checkpoint_file<double>(
+        checkpoint_path(dir / "split", run_checkpoints(dir / "split").back()));
+    EXPECT_EQ(c.stepper.scalar("history_steps"), first.stop_after) << name;
+    run_simulation(resume_of(dir / "split"));
+    EXPECT_EQ(snapshot_bytes(dir / "whole"), snapshot_bytes(dir / "split")) << name;
+  }
+}
+
 // The checkpoint holds the stepper's own state exactly: for leapfrog, the kept a(x) of the
 // checkpoint's positions, bit for bit, in the run's precision.
 template <class Real>
@@ -237,13 +268,7 @@ TEST(SimRun, ResumeUsesTheCheckpointedStepperState) {
     c.stepper.set_array("accelerations", altered);
     write_checkpoint_file(path, c);  // the newest, with a CRC of its altered values
   }
-  SimJob rest;
-  rest.backend = Backend::cpu;  // as the run it resumes
-  rest.resume = true;
-  rest.out = (dir / "split").string();
-  rest.every = 10;
-  rest.checkpoint_every = 10;
-  run_simulation(rest);
+  run_simulation(resume_of(dir / "split"));
   const auto whole = snapshot_bytes(dir / "whole");
   const auto split = snapshot_bytes(dir / "split");
   ASSERT_EQ(whole.size(), split.size());
@@ -262,13 +287,7 @@ TEST(SimRun, ResumeAfterAKillStartsFromTheLastCheckpoint) {
   // ... which the "kill" loses: only the older checkpoint (step 30) survives.
   ASSERT_EQ(run_checkpoints(dir / "split"), (std::vector<std::int64_t>{30, 50}));
   std::filesystem::remove(checkpoint_path(dir / "split", 50));
-  SimJob rest;
-  rest.backend = Backend::cpu;  // as the run it resumes
-  rest.resume = true;
-  rest.out = (dir / "split").string();
-  rest.every = 10;
-  rest.checkpoint_every = 30;
-  run_simulation(rest);
+  run_simulation(resume_of(dir / "split", 30));
   EXPECT_EQ(snapshot_bytes(dir / "whole"), snapshot_bytes(dir / "split"));
 }
 

@@ -15,8 +15,9 @@
 
 namespace orrery {
 
-using MapIntegrators = TableList<ExplicitEuler, Midpoint, ClassicRK4, SymplecticEuler,
-                                 LeapfrogKDK, Yoshida4, AdamsBashforth2, AdamsBashforth4>;
+using MapIntegrators =
+    TableList<ExplicitEuler, Midpoint, ClassicRK4, SymplecticEuler, LeapfrogKDK, Yoshida4,
+              EulerStartedAdamsBashforth2, EulerStartedAdamsBashforth4>;
 inline constexpr int kMapIntegratorCount = MapIntegrators::size;
 
 // The table of entry I.

@@ -14,9 +14,4 @@ enum class IntegratorFamily {
   extrapolation,         // integrate/extrapolation/: Gragg–Bulirsch–Stoer
 };
 
-// Whether a table has a register stepper (integrate/register_integrator.hpp: ensemble kernels, the
-// register–array parity tests). Extrapolation's order and step control is an array stepper's only.
-template <class Table>
-inline constexpr bool has_register_stepper = Table::family != IntegratorFamily::extrapolation;
-
 }  // namespace orrery

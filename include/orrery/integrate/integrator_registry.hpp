@@ -19,13 +19,21 @@ std::string_view family_name(IntegratorFamily family);
 
 struct IntegratorInfo {
   std::string_view name;         // "leapfrog"
-  int order;                     // nominal order of the global error
+  int order = 0;                 // nominal order of the global error
   std::string_view description;  // one line
-  IntegratorFamily family;
-  int force_evaluations;  // per step, once steps follow each other (first same as last counted once)
-  bool symplectic;        // preserves the phase-space volume (the splitting methods)
-  bool adaptive;          // takes --tolerance: an embedded pair for step-size control
-  bool register_stepper = true;  // has one (has_register_stepper, integrator_family.hpp)
+  IntegratorFamily family = IntegratorFamily::explicit_runge_kutta;
+  int force_evaluations = 0;  // per step, once steps follow each other (first same as last once)
+  bool symplectic = false;    // preserves the phase-space volume
+  bool adaptive = false;      // takes --tolerance: step-size control
+  // Whether the table also has a register stepper (has_register_stepper,
+  // integrate/register_integrator.hpp); false: an array stepper only.
+  bool register_stepper = true;
+  // A multistep method's one-step starter (its name) and the steps it takes after a start, a
+  // clear() or a change of step size; "" and 0 for a one-step method.
+  std::string_view starter = {};
+  int starter_steps = 0;
+};
+  int starter_steps = 0;
 };
 
 // Every integrator, in the order of integrate/integrator_tables.hpp.

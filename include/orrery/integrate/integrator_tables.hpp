@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "orrery/integrate/extrapolation/extrapolation_tables.hpp"
+#include "orrery/integrate/multistep/adams_methods.hpp"
 #include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
 #include "orrery/integrate/runge_kutta/embedded_pairs.hpp"
 #include "orrery/integrate/splitting/splitting_tables.hpp"
@@ -22,9 +23,11 @@ struct TableList {
 };
 
 // In the order the registry lists them.
-using IntegratorTables = TableList<ExplicitEuler, SymplecticEuler, Midpoint, ClassicRK4, Fehlberg45,
-                                   CashKarp, DormandPrince5, LeapfrogKDK, Yoshida4,
-                                   BulirschStoer>;
+using IntegratorTables =
+    TableList<ExplicitEuler, SymplecticEuler, Midpoint, Kutta3, ClassicRK4, Fehlberg45, CashKarp,
+              DormandPrince5, LeapfrogKDK, Yoshida4, AdamsBashforth1, AdamsBashforth2,
+              AdamsBashforth3, AdamsBashforth4, AdamsBashforth5, AdamsBashforthMoulton4,
+              BulirschStoer>;
 
 // Calls f.template operator()<Table>() with the table named `name` (a template lambda,
 // []<class Table>() { ... }); false when no table has that name.

@@ -102,11 +102,24 @@ struct RegisterIntegrator<Table, T, N, IntegratorFamily::multistep> {
   }
 };
 
+// Whether a table has a register stepper: a family with a RegisterIntegrator above (one-step
+// tables, and the multistep tables the register Adams stepper can start, whose starter is
+// explicit Euler: the map's, multistep/adams_bashforth.hpp). Families whose step iterates or
+// adapts (extrapolation, implicit, ias15, block steps) and the Adams methods started by a
+// Runge–Kutta method of their own order (multistep/adams_methods.hpp, `orrery sim`'s) have an
+// array stepper only: the registry says so (IntegratorInfo::register_stepper), and code over
+// every table asks this before stepping in registers.
+template <class Table>
+inline constexpr bool has_register_stepper =
+    requires { typename RegisterIntegrator<Table, double, 1>::Memory; } &&
+    !(Table::family == IntegratorFamily::multistep && requires { typename Table::Starter; });
+
 // One step of a one-step method from a state alone (no memory kept from an earlier step): what
 // a caller that does not keep the integrator's Memory between steps takes. A splitting method
 // then evaluates a(x) at the start of the step, which gives the bits of the kept a(x).
 template <class Table, class T, int N, class Accel>
 ORRERY_HD void register_step(BodyState<T, N>& s, const T& h, const Accel& accel) {
+  static_assert(has_register_stepper<Table>, "this table has an array stepper only");
   using Integrator = RegisterIntegrator<Table, T, N>;
   static_assert(Integrator::starter_steps == 0 && Integrator::parked_words == 0,
                 "a multistep method needs its history: keep its Memory between steps");

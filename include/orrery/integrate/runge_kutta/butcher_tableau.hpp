@@ -50,6 +50,27 @@ struct Midpoint {
   ORRERY_HD static constexpr double c(int i) { return i == 1 ? 0.5 : 0.0; }
 };
 
+// Kutta's third-order method (Kutta 1901; Hairer–Nørsett–Wanner Table II.1.1, right): the
+// starter of ab3 (multistep/adams_methods.hpp).
+//
+//   0   |
+//   1/2 | 1/2
+//   1   | −1   2
+//   ----+--------------
+//       | 1/6  2/3  1/6
+struct Kutta3 {
+  static constexpr const char* name = "kutta3";
+  static constexpr IntegratorFamily family = IntegratorFamily::explicit_runge_kutta;
+  static constexpr const char* description = "Kutta's third-order Runge–Kutta, 3 stages";
+  static constexpr int order = 3;
+  static constexpr int stages = 3;
+  ORRERY_HD static constexpr double a(int i, int j) {
+    return i == 1 && j == 0 ? 0.5 : i == 2 ? (j == 0 ? -1.0 : j == 1 ? 2.0 : 0.0) : 0.0;
+  }
+  ORRERY_HD static constexpr double b(int i) { return i == 1 ? 2.0 / 3.0 : 1.0 / 6.0; }
+  ORRERY_HD static constexpr double c(int i) { return i == 0 ? 0.0 : i == 1 ? 0.5 : 1.0; }
+};
+
 // The classic Runge–Kutta method, order 4 (Kutta 1901; Hairer–Nørsett–Wanner Table II.1.2).
 //
 //   0   |
