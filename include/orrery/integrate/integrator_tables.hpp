@@ -8,7 +8,13 @@
 #include <tuple>
 
 #include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
+#include "orrery/integrate/runge_kutta/dop853.hpp"
 #include "orrery/integrate/runge_kutta/embedded_pairs.hpp"
+#include "orrery/integrate/runge_kutta/feagin10.hpp"
+#include "orrery/integrate/runge_kutta/feagin12.hpp"
+#include "orrery/integrate/runge_kutta/feagin14.hpp"
+#include "orrery/integrate/runge_kutta/fehlberg78.hpp"
+#include "orrery/integrate/runge_kutta/verner65.hpp"
 #include "orrery/integrate/splitting/splitting_tables.hpp"
 
 namespace orrery {
@@ -21,8 +27,10 @@ struct TableList {
 };
 
 // In the order the registry lists them.
-using IntegratorTables = TableList<ExplicitEuler, SymplecticEuler, Midpoint, ClassicRK4, Fehlberg45,
-                                   CashKarp, DormandPrince5, LeapfrogKDK, Yoshida4>;
+using IntegratorTables =
+    TableList<ExplicitEuler, SymplecticEuler, Midpoint, ClassicRK4, Fehlberg45, CashKarp,
+              DormandPrince5, Verner65, Fehlberg78, DormandPrince853, Feagin10, Feagin12, Feagin14,
+              LeapfrogKDK, Yoshida4>;
 
 // Calls f.template operator()<Table>() with the table named `name` (a template lambda,
 // []<class Table>() { ... }); false when no table has that name.
