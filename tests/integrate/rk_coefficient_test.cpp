@@ -33,10 +33,11 @@ void for_each_coefficient(auto&& f) {
 
 template <class F>
 void for_each_runge_kutta_table(F&& f) {
+  auto one = [&]<class T>() {
+    if constexpr (T::family == IntegratorFamily::explicit_runge_kutta) f.template operator()<T>();
+  };
   [&]<class... Tables>(TableList<Tables...>) {
-    ((Tables::family == IntegratorFamily::explicit_runge_kutta ? f.template operator()<Tables>()
-                                                               : void()),
-     ...);
+    (one.template operator()<Tables>(), ...);
   }(IntegratorTables{});
 }
 

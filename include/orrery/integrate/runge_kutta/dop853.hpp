@@ -18,7 +18,8 @@ namespace orrery {
 
 struct DormandPrince853 : TabulatedPair<DormandPrince853, 12> {
   static constexpr const char* name = "dop853";
-  static constexpr const char* description = "Dormand–Prince 8(5,3) as DOP853, 12 stages (5th-order estimate)";
+  static constexpr const char* description =
+      "Dormand–Prince 8(5,3) as DOP853, 12 stages (5th-order estimate)";
   static constexpr int order = 8;
   static constexpr int embedded_order = 5;
   static constexpr RkEntry kA[] = {

@@ -62,8 +62,10 @@ struct DormandPrince5 : TabulatedPair<DormandPrince5, 7> {
       fraction(3, 40), fraction(9, 40),
       fraction(44, 45), fraction(-56, 15), fraction(32, 9),
       fraction(19372, 6561), fraction(-25360, 2187), fraction(64448, 6561), fraction(-212, 729),
-      fraction(9017, 3168), fraction(-355, 33), fraction(46732, 5247), fraction(49, 176), fraction(-5103, 18656),
-      fraction(35, 384), fraction(0), fraction(500, 1113), fraction(125, 192), fraction(-2187, 6784), fraction(11, 84)};
+      fraction(9017, 3168), fraction(-355, 33), fraction(46732, 5247), fraction(49, 176),
+      fraction(-5103, 18656),
+      fraction(35, 384), fraction(0), fraction(500, 1113), fraction(125, 192),
+      fraction(-2187, 6784), fraction(11, 84)};
   static constexpr std::array<RkCoefficient, 7> kB{
       fraction(35, 384), fraction(0), fraction(500, 1113), fraction(125, 192),
       fraction(-2187, 6784), fraction(11, 84), fraction(0)};
@@ -87,7 +89,8 @@ struct CashKarp : TabulatedPair<CashKarp, 6> {
       fraction(3, 40), fraction(9, 40),
       fraction(3, 10), fraction(-9, 10), fraction(6, 5),
       fraction(-11, 54), fraction(5, 2), fraction(-70, 27), fraction(35, 27),
-      fraction(1631, 55296), fraction(175, 512), fraction(575, 13824), fraction(44275, 110592), fraction(253, 4096)};
+      fraction(1631, 55296), fraction(175, 512), fraction(575, 13824), fraction(44275, 110592),
+      fraction(253, 4096)};
   static constexpr std::array<RkCoefficient, 6> kB{
       fraction(37, 378), fraction(0), fraction(250, 621), fraction(125, 594), fraction(0),
       fraction(512, 1771)};

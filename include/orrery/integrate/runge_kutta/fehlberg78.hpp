@@ -16,7 +16,8 @@ namespace orrery {
 
 struct Fehlberg78 : TabulatedPair<Fehlberg78, 13> {
   static constexpr const char* name = "fehlberg78";
-  static constexpr const char* description = "Runge–Kutta–Fehlberg 7(8), 13 stages (embedded 8th order)";
+  static constexpr const char* description =
+      "Runge–Kutta–Fehlberg 7(8), 13 stages (embedded 8th order)";
   static constexpr int order = 7;
   static constexpr int embedded_order = 8;
   static constexpr RkEntry kA[] = {
