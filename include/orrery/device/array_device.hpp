@@ -57,6 +57,10 @@ class DeviceBuffer {
   std::function<void(Real*)> release_;
 };
 
+// The most nonzero terms one combine takes: the stages of the largest tableau (feagin14: 35)
+// with room to spare.
+inline constexpr int kMaxCombineTerms = 64;
+
 template <class Real>
 class ArrayDevice {
  public:
@@ -75,9 +79,10 @@ class ArrayDevice {
   // (integrate/runge_kutta/register_stepper.hpp): s = c_first·k_first (k itself for c = 1), then
   // s ← fma(c_j, k_j, s) over the other nonzero c_j, out = fma(h, s, y); out = y when all c_j
   // are zero. `out` may be `y`. Each element is computed alone, so the bits do not depend on how
-  // the device splits the work.
+  // the device splits the work. The c_j come rounded to Real by the caller (a float128 run's
+  // tables hold more than a double's digits); at most kMaxCombineTerms of them are nonzero.
   virtual void combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,
-                       std::span<const double> c,
+                       std::span<const Real> c,
                        std::span<const DeviceBuffer<Real>* const> k) = 0;
   // Whether every value of `b` is finite, found where the values are: a run checks its state
   // after every step, and copying it out for that would undo keeping it on the device.

@@ -10,7 +10,13 @@
 #include "orrery/integrate/extrapolation/extrapolation_tables.hpp"
 #include "orrery/integrate/multistep/adams_methods.hpp"
 #include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
+#include "orrery/integrate/runge_kutta/dop853.hpp"
 #include "orrery/integrate/runge_kutta/embedded_pairs.hpp"
+#include "orrery/integrate/runge_kutta/feagin10.hpp"
+#include "orrery/integrate/runge_kutta/feagin12.hpp"
+#include "orrery/integrate/runge_kutta/feagin14.hpp"
+#include "orrery/integrate/runge_kutta/fehlberg78.hpp"
+#include "orrery/integrate/runge_kutta/verner65.hpp"
 #include "orrery/integrate/splitting/splitting_tables.hpp"
 
 namespace orrery {
@@ -25,9 +31,9 @@ struct TableList {
 // In the order the registry lists them.
 using IntegratorTables =
     TableList<ExplicitEuler, SymplecticEuler, Midpoint, Kutta3, ClassicRK4, Fehlberg45, CashKarp,
-              DormandPrince5, LeapfrogKDK, Yoshida4, AdamsBashforth1, AdamsBashforth2,
-              AdamsBashforth3, AdamsBashforth4, AdamsBashforth5, AdamsBashforthMoulton4,
-              BulirschStoer>;
+              DormandPrince5, Verner65, Fehlberg78, DormandPrince853, Feagin10, Feagin12, Feagin14,
+              LeapfrogKDK, Yoshida4, AdamsBashforth1, AdamsBashforth2, AdamsBashforth3,
+              AdamsBashforth4, AdamsBashforth5, AdamsBashforthMoulton4, BulirschStoer>;
 
 // Calls f.template operator()<Table>() with the table named `name` (a template lambda,
 // []<class Table>() { ... }); false when no table has that name.

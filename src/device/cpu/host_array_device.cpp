@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <new>
 
+#include <fmt/format.h>
+
 #include "orrery/core/error.hpp"
 #include "orrery/core/finite.hpp"
 #include "orrery/core/float128.hpp"
@@ -54,18 +56,18 @@ void HostArrayDevice<Real>::copy(const DeviceBuffer<Real>& src, DeviceBuffer<Rea
 
 template <class Real>
 void HostArrayDevice<Real>::combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,
-                                    std::span<const double> c,
+                                    std::span<const Real> c,
                                     std::span<const DeviceBuffer<Real>* const> k) {
   // Only nonzero coefficients take part; the first is a product (k itself for 1).
-  constexpr int kMaxTerms = 32;
-  const Real* ks[kMaxTerms];
-  Real cs[kMaxTerms];
+  const Real* ks[kMaxCombineTerms];
+  Real cs[kMaxCombineTerms];
   int m = 0;
   for (std::size_t j = 0; j < c.size(); ++j) {
-    if (c[j] == 0.0) continue;
-    if (m == kMaxTerms) throw RunError("combine: more than 32 nonzero coefficients");
+    if (c[j] == Real(0)) continue;
+    if (m == kMaxCombineTerms)
+      throw RunError(fmt::format("combine: more than {} nonzero coefficients", kMaxCombineTerms));
     ks[m] = k[j]->data();
-    cs[m] = static_cast<Real>(c[j]);
+    cs[m] = c[j];
     ++m;
   }
   const bool first_is_one = m > 0 && cs[0] == Real(1);

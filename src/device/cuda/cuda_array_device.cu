@@ -14,13 +14,13 @@ namespace orrery::cuda {
 
 namespace {
 
-constexpr int kMaxTerms = 32;
 constexpr int kThreads = 256;
 
+// Passed by value as a kernel argument (at most 1 KiB for double, within the 4 KiB allowed).
 template <class Real>
 struct Terms {
-  const Real* k[kMaxTerms];
-  Real c[kMaxTerms];
+  const Real* k[kMaxCombineTerms];
+  Real c[kMaxCombineTerms];
   int m;
   bool first_is_one;
 };
@@ -119,14 +119,16 @@ void CudaArrayDevice<Real>::copy(const DeviceBuffer<Real>& src, DeviceBuffer<Rea
 
 template <class Real>
 void CudaArrayDevice<Real>::combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,
-                                    std::span<const double> c,
+                                    std::span<const Real> c,
                                     std::span<const DeviceBuffer<Real>* const> k) {
   Terms<Real> t{};
   for (std::size_t j = 0; j < c.size(); ++j) {
-    if (c[j] == 0.0) continue;
-    if (t.m == kMaxTerms) throw RunError("combine: more than 32 nonzero coefficients");
+    if (c[j] == Real(0)) continue;
+    if (t.m == kMaxCombineTerms)
+      throw RunError("combine: more than " + std::to_string(kMaxCombineTerms) +
+                     " nonzero coefficients");
     t.k[t.m] = k[j]->data();
-    t.c[t.m] = static_cast<Real>(c[j]);
+    t.c[t.m] = c[j];
     ++t.m;
   }
   t.first_is_one = t.m > 0 && t.c[0] == Real(1);

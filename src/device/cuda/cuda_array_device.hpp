@@ -29,7 +29,7 @@ class CudaArrayDevice final : public ArrayDevice<Real> {
   void copy_to_host(const DeviceBuffer<Real>& src, std::span<Real> host) override;
   void copy(const DeviceBuffer<Real>& src, DeviceBuffer<Real>& dst) override;
   void combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,
-               std::span<const double> c,
+               std::span<const Real> c,
                std::span<const DeviceBuffer<Real>* const> k) override;
   bool all_finite(const DeviceBuffer<Real>& b) override;
 

@@ -17,22 +17,43 @@
 
 namespace orrery {
 
+// An embedded pair gives its second weights b̂ (b_embedded), or, where the method is published
+// that way, the error weights b − b̂ themselves (error_weight).
 template <class T>
 concept EmbeddedPair = ButcherTableau<T> && requires {
-  { T::b_embedded(0) } -> std::convertible_to<double>;
   { T::embedded_order } -> std::convertible_to<int>;
+} && (requires { as_coefficient(T::b_embedded(0)); } || requires { as_coefficient(T::error_weight(0)); });
+
+namespace detail {
+
+// b and b − b̂ rounded to Real, formed once per pair and precision.
+template <EmbeddedPair Tableau, class Real>
+struct PairArrays {
+  static constexpr int S = Tableau::stages;
+  std::array<Real, S> b{}, error{};
+
+  static const PairArrays& get() {
+    static const PairArrays arrays = [] {
+      PairArrays t;
+      t.b = TableauArrays<Tableau, Real>::get().b;
+      for (int i = 0; i < S; ++i) {
+        if constexpr (requires { Tableau::error_weight(0); })
+          t.error[i] = coefficient_as<Real>(as_coefficient(Tableau::error_weight(i)));
+        else
+          t.error[i] = coefficient_difference<Real>(as_coefficient(Tableau::b(i)),
+                                                    as_coefficient(Tableau::b_embedded(i)));
+      }
+      return t;
+    }();
+    return arrays;
+  }
 };
+
+}  // namespace detail
 
 template <EmbeddedPair Tableau, class Real>
 class AdaptiveRkArrayStepper final : public ArrayStepper<Real> {
   static constexpr int S = Tableau::stages;
-  static constexpr std::array<double, S> b_ = detail::TableauArrays<Tableau>::make_b();
-  static constexpr std::array<double, S> make_difference() {
-    std::array<double, S> d{};
-    for (int i = 0; i < S; ++i) d[i] = Tableau::b(i) - Tableau::b_embedded(i);
-    return d;
-  }
-  static constexpr std::array<double, S> d_ = make_difference();
   // The error of the lower-order solution falls as h^(q+1).
   static constexpr double kErrorExponent =
       1.0 / (std::min(Tableau::order, Tableau::embedded_order) + 1);
@@ -46,14 +67,15 @@ class AdaptiveRkArrayStepper final : public ArrayStepper<Real> {
                         DeviceBuffer<Real>& v, Real h) override {
     ArrayDevice<Real>& device = system.device();
     prepare(device, x.size());
+    const auto& weights = detail::PairArrays<Tableau, Real>::get();
     stages_.run(system, x, v, h);
     const auto V = std::span(stages_.V, S);
     const auto A = std::span(stages_.A, S);
-    device.combine(new_x_, x, h, b_, V);
-    device.combine(new_v_, v, h, b_, A);
-    device.combine(error_, zero_, h, d_, V);
+    device.combine(new_x_, x, h, weights.b, V);
+    device.combine(new_v_, v, h, weights.b, A);
+    device.combine(error_, zero_, h, weights.error, V);
     double err = device.max_scaled_error(error_, x, new_x_, tolerance_, tolerance_);
-    device.combine(error_, zero_, h, d_, A);
+    device.combine(error_, zero_, h, weights.error, A);
     err = std::max(err, device.max_scaled_error(error_, v, new_v_, tolerance_, tolerance_));
     const double factor =
         err == 0 ? kMaxFactor

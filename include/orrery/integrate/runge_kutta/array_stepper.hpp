@@ -26,24 +26,28 @@ namespace orrery {
 
 namespace detail {
 
-// The tableau's coefficients as arrays, the form ArrayDevice::combine takes.
-template <ButcherTableau Tableau>
+// The tableau's coefficients rounded to Real (runge_kutta/coefficient.hpp), the form
+// ArrayDevice::combine takes; formed once per tableau and precision.
+template <ButcherTableau Tableau, class Real>
 struct TableauArrays {
   static constexpr int S = Tableau::stages;
-  static constexpr std::array<std::array<double, S>, S> make_a() {
-    std::array<std::array<double, S>, S> a{};
-    for (int i = 0; i < S; ++i)
-      for (int j = 0; j < i; ++j) a[i][j] = Tableau::a(i, j);
-    return a;
-  }
-  static constexpr std::array<double, S> make_b() {
-    std::array<double, S> b{};
-    for (int i = 0; i < S; ++i) b[i] = Tableau::b(i);
-    return b;
+  std::array<std::array<Real, S>, S> a{};
+  std::array<Real, S> b{};
+
+  static const TableauArrays& get() {
+    static const TableauArrays arrays = [] {
+      TableauArrays t;
+      for (int i = 0; i < S; ++i) {
+        for (int j = 0; j < i; ++j) t.a[i][j] = coefficient_as<Real>(as_coefficient(Tableau::a(i, j)));
+        t.b[i] = coefficient_as<Real>(as_coefficient(Tableau::b(i)));
+      }
+      return t;
+    }();
+    return arrays;
   }
   static constexpr bool row_is_zero(int i) {
     for (int j = 0; j < i; ++j)
-      if (Tableau::a(i, j) != 0.0) return false;
+      if (as_coefficient(Tableau::a(i, j)).value != 0.0) return false;
     return true;
   }
 };
@@ -55,9 +59,9 @@ struct TableauArrays {
 // (V[i] is v itself where row i of a is zero).
 template <ButcherTableau Tableau, class Real>
 class RkStages {
-  using Arrays = detail::TableauArrays<Tableau>;
+  using Arrays = detail::TableauArrays<Tableau, Real>;
   static constexpr int S = Tableau::stages;
-  static constexpr std::array<std::array<double, S>, S> a_ = Arrays::make_a();
+  static_assert(S <= kMaxCombineTerms, "more stages than ArrayDevice::combine takes");
 
  public:
   const DeviceBuffer<Real>* V[S];
@@ -67,12 +71,13 @@ class RkStages {
            const DeviceBuffer<Real>& v, Real h) {
     ArrayDevice<Real>& device = system.device();
     prepare(device, x.size());
+    const auto& a = Arrays::get().a;
     for (int i = 0; i < S; ++i) {
       const auto earlier = static_cast<std::size_t>(i);
       const DeviceBuffer<Real>* X = &x;
       V[i] = &v;
       if (!Arrays::row_is_zero(i)) {
-        const std::span<const double> row(a_[i].data(), earlier);
+        const std::span<const Real> row(a[i].data(), earlier);
         device.combine(stage_x_, x, h, row, std::span(V, earlier));
         device.combine(stage_v_[i], v, h, row, std::span(A, earlier));
         X = &stage_x_;
@@ -108,18 +113,17 @@ class RkStages {
 
 template <ButcherTableau Tableau, class Real>
 class RkArrayStepper final : public ArrayStepper<Real> {
-  using Arrays = detail::TableauArrays<Tableau>;
   static constexpr int S = Tableau::stages;
-  static constexpr std::array<double, S> b_ = Arrays::make_b();
 
  public:
   StepReport<Real> step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
                         DeviceBuffer<Real>& v, Real h) override {
     ArrayDevice<Real>& device = system.device();
+    const auto& b = detail::TableauArrays<Tableau, Real>::get().b;
     stages_.run(system, x, v, h);
     // x first: it may read v itself (as V_1), which the second update then overwrites.
-    device.combine(x, x, h, b_, std::span(stages_.V, S));
-    device.combine(v, v, h, b_, std::span(stages_.A, S));
+    device.combine(x, x, h, b, std::span(stages_.V, S));
+    device.combine(v, v, h, b, std::span(stages_.A, S));
     return {.taken = h, .accepted = true, .error = std::nullopt, .next = h};
   }
 

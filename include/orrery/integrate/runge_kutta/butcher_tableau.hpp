@@ -6,15 +6,17 @@
 //   y_{n+1} = y_n + h Σ_i b_i k_i
 //
 // A tableau is a type with constexpr coefficients, so one table serves the register stepper (small
-// systems in registers, host and device) and the array stepper (large systems) alike. The
-// coefficients are doubles: in float128 a method whose coefficients are not dyadic (1/6, 1/3) is
-// consistent only to about 10⁻¹⁶ relative per unit time, far below fp64 rounding but not fp128's.
+// systems in registers, host and device) and the array stepper (large systems) alike. A
+// coefficient is a double where the double is exact (0, 1/2) and otherwise an RkCoefficient
+// (runge_kutta/coefficient.hpp): the exact fraction or the published digits, which every
+// precision rounds once, so a float128 run has the method itself, not its rounding to double.
 #pragma once
 
 #include <concepts>
 
 #include "orrery/core/hd.hpp"
 #include "orrery/integrate/integrator_family.hpp"
+#include "orrery/integrate/runge_kutta/coefficient.hpp"
 
 namespace orrery {
 
@@ -88,16 +90,19 @@ struct ClassicRK4 {
   ORRERY_HD static constexpr double a(int i, int j) {
     return (i == 1 && j == 0) || (i == 2 && j == 1) ? 0.5 : i == 3 && j == 2 ? 1.0 : 0.0;
   }
-  ORRERY_HD static constexpr double b(int i) { return i == 0 || i == 3 ? 1.0 / 6.0 : 1.0 / 3.0; }
+  ORRERY_HD static constexpr RkCoefficient b(int i) {
+    return i == 0 || i == 3 ? fraction(1, 6) : fraction(1, 3);
+  }
   ORRERY_HD static constexpr double c(int i) { return i == 0 ? 0.0 : i == 3 ? 1.0 : 0.5; }
 };
 
-// A type is an explicit Runge–Kutta tableau when it has stages and coefficients a, b.
+// A type is an explicit Runge–Kutta tableau when it has stages and coefficients a, b (doubles or
+// RkCoefficients).
 template <class T>
 concept ButcherTableau = requires {
   { T::stages } -> std::convertible_to<int>;
-  { T::a(0, 0) } -> std::convertible_to<double>;
-  { T::b(0) } -> std::convertible_to<double>;
+  as_coefficient(T::a(0, 0));
+  as_coefficient(T::b(0));
 };
 
 }  // namespace orrery

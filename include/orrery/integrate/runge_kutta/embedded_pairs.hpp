@@ -5,31 +5,47 @@
 //   err = h Σ_i (b_i − b̂_i) k_i
 // estimates the local error — the measure a step-size control compares with its tolerance.
 // Until that control lands (issue 14) they run at a fixed step like every other tableau, and
-// `b_embedded` is what it will use. Coefficients as exact fractions of the published tables,
-// rounded to double (see butcher_tableau.hpp on what that means in float128).
+// `b_embedded` is what it will use. Coefficients as the exact fractions of the published tables
+// (runge_kutta/coefficient.hpp: rounded once to each precision).
 #pragma once
 
 #include <array>
 
 #include "orrery/core/hd.hpp"
 #include "orrery/integrate/integrator_family.hpp"
+#include "orrery/integrate/runge_kutta/coefficient.hpp"
 
 namespace orrery {
 
-// The tableau interface of butcher_tableau.hpp read from arrays: T::kA holds a_ij below the
-// diagonal row by row (row i has i entries), T::kB, T::kBHat and T::kC the weights and nodes.
+// The tableau interface of butcher_tableau.hpp read from arrays of RkCoefficients: T::kA holds
+// a_ij below the diagonal row by row (row i has i entries), or, for a large sparse table, only
+// its nonzero entries as RkEntry {i, j, a_ij}; T::kB and T::kC the weights and nodes; T::kBHat
+// the second weights, or T::kE the error weights b − b̂ where the method is published that way.
 template <class T, int S>
 struct TabulatedPair {
   static constexpr IntegratorFamily family = IntegratorFamily::explicit_runge_kutta;
   static constexpr int stages = S;
-  ORRERY_HD static constexpr double a(int i, int j) {
-    return j < i ? T::kA[static_cast<std::size_t>(i * (i - 1) / 2 + j)] : 0.0;
+  ORRERY_HD static constexpr RkCoefficient a(int i, int j) {
+    if constexpr (requires { T::kA[0].row; }) {
+      for (const RkEntry& e : T::kA)
+        if (e.row == i && e.column == j) return e.value;
+      return {};
+    } else {
+      return j < i ? T::kA[static_cast<std::size_t>(i * (i - 1) / 2 + j)] : RkCoefficient{};
+    }
   }
-  ORRERY_HD static constexpr double b(int i) { return T::kB[static_cast<std::size_t>(i)]; }
-  ORRERY_HD static constexpr double b_embedded(int i) {
+  ORRERY_HD static constexpr RkCoefficient b(int i) { return T::kB[static_cast<std::size_t>(i)]; }
+  ORRERY_HD static constexpr RkCoefficient b_embedded(int i)
+    requires requires { T::kBHat; }
+  {
     return T::kBHat[static_cast<std::size_t>(i)];
   }
-  ORRERY_HD static constexpr double c(int i) { return T::kC[static_cast<std::size_t>(i)]; }
+  ORRERY_HD static constexpr RkCoefficient error_weight(int i)
+    requires requires { T::kE; }
+  {
+    return T::kE[static_cast<std::size_t>(i)];
+  }
+  ORRERY_HD static constexpr RkCoefficient c(int i) { return T::kC[static_cast<std::size_t>(i)]; }
 };
 
 // Dormand–Prince 5(4) (J. R. Dormand & P. J. Prince, J. Comput. Appl. Math. 6, 19, 1980;
@@ -41,19 +57,24 @@ struct DormandPrince5 : TabulatedPair<DormandPrince5, 7> {
       "Dormand–Prince 5(4), 7 stages (embedded 4th order)";
   static constexpr int order = 5;
   static constexpr int embedded_order = 4;
-  static constexpr std::array<double, 21> kA{
-      1.0 / 5,
-      3.0 / 40,        9.0 / 40,
-      44.0 / 45,       -56.0 / 15,       32.0 / 9,
-      19372.0 / 6561,  -25360.0 / 2187,  64448.0 / 6561, -212.0 / 729,
-      9017.0 / 3168,   -355.0 / 33,      46732.0 / 5247, 49.0 / 176,   -5103.0 / 18656,
-      35.0 / 384,      0.0,              500.0 / 1113,   125.0 / 192,  -2187.0 / 6784, 11.0 / 84};
-  static constexpr std::array<double, 7> kB{35.0 / 384,     0.0,         500.0 / 1113,
-                                            125.0 / 192,    -2187.0 / 6784, 11.0 / 84, 0.0};
-  static constexpr std::array<double, 7> kBHat{5179.0 / 57600, 0.0,           7571.0 / 16695,
-                                               393.0 / 640,    -92097.0 / 339200, 187.0 / 2100,
-                                               1.0 / 40};
-  static constexpr std::array<double, 7> kC{0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0, 1.0};
+  static constexpr std::array<RkCoefficient, 21> kA{
+      fraction(1, 5),
+      fraction(3, 40), fraction(9, 40),
+      fraction(44, 45), fraction(-56, 15), fraction(32, 9),
+      fraction(19372, 6561), fraction(-25360, 2187), fraction(64448, 6561), fraction(-212, 729),
+      fraction(9017, 3168), fraction(-355, 33), fraction(46732, 5247), fraction(49, 176),
+      fraction(-5103, 18656),
+      fraction(35, 384), fraction(0), fraction(500, 1113), fraction(125, 192),
+      fraction(-2187, 6784), fraction(11, 84)};
+  static constexpr std::array<RkCoefficient, 7> kB{
+      fraction(35, 384), fraction(0), fraction(500, 1113), fraction(125, 192),
+      fraction(-2187, 6784), fraction(11, 84), fraction(0)};
+  static constexpr std::array<RkCoefficient, 7> kBHat{
+      fraction(5179, 57600), fraction(0), fraction(7571, 16695), fraction(393, 640),
+      fraction(-92097, 339200), fraction(187, 2100), fraction(1, 40)};
+  static constexpr std::array<RkCoefficient, 7> kC{
+      fraction(0), fraction(1, 5), fraction(3, 10), fraction(4, 5), fraction(8, 9), fraction(1),
+      fraction(1)};
 };
 
 // Cash–Karp 5(4) (J. R. Cash & A. H. Karp, ACM Trans. Math. Softw. 16, 201, 1990): 6 stages, the
@@ -63,17 +84,21 @@ struct CashKarp : TabulatedPair<CashKarp, 6> {
   static constexpr const char* description = "Cash–Karp 5(4), 6 stages (embedded 4th order)";
   static constexpr int order = 5;
   static constexpr int embedded_order = 4;
-  static constexpr std::array<double, 15> kA{
-      1.0 / 5,
-      3.0 / 40,          9.0 / 40,
-      3.0 / 10,          -9.0 / 10,    6.0 / 5,
-      -11.0 / 54,        5.0 / 2,      -70.0 / 27,     35.0 / 27,
-      1631.0 / 55296,    175.0 / 512,  575.0 / 13824,  44275.0 / 110592, 253.0 / 4096};
-  static constexpr std::array<double, 6> kB{37.0 / 378,  0.0, 250.0 / 621,
-                                            125.0 / 594, 0.0, 512.0 / 1771};
-  static constexpr std::array<double, 6> kBHat{2825.0 / 27648,  0.0,           18575.0 / 48384,
-                                               13525.0 / 55296, 277.0 / 14336, 1.0 / 4};
-  static constexpr std::array<double, 6> kC{0.0, 1.0 / 5, 3.0 / 10, 3.0 / 5, 1.0, 7.0 / 8};
+  static constexpr std::array<RkCoefficient, 15> kA{
+      fraction(1, 5),
+      fraction(3, 40), fraction(9, 40),
+      fraction(3, 10), fraction(-9, 10), fraction(6, 5),
+      fraction(-11, 54), fraction(5, 2), fraction(-70, 27), fraction(35, 27),
+      fraction(1631, 55296), fraction(175, 512), fraction(575, 13824), fraction(44275, 110592),
+      fraction(253, 4096)};
+  static constexpr std::array<RkCoefficient, 6> kB{
+      fraction(37, 378), fraction(0), fraction(250, 621), fraction(125, 594), fraction(0),
+      fraction(512, 1771)};
+  static constexpr std::array<RkCoefficient, 6> kBHat{
+      fraction(2825, 27648), fraction(0), fraction(18575, 48384), fraction(13525, 55296),
+      fraction(277, 14336), fraction(1, 4)};
+  static constexpr std::array<RkCoefficient, 6> kC{
+      fraction(0), fraction(1, 5), fraction(3, 10), fraction(3, 5), fraction(1), fraction(7, 8)};
 };
 
 // Runge–Kutta–Fehlberg 4(5) (E. Fehlberg, NASA TR R-315, 1969; Hairer–Nørsett–Wanner Table
@@ -85,17 +110,20 @@ struct Fehlberg45 : TabulatedPair<Fehlberg45, 6> {
       "Runge–Kutta–Fehlberg 4(5), 6 stages (embedded 5th order)";
   static constexpr int order = 4;
   static constexpr int embedded_order = 5;
-  static constexpr std::array<double, 15> kA{
-      1.0 / 4,
-      3.0 / 32,         9.0 / 32,
-      1932.0 / 2197,    -7200.0 / 2197, 7296.0 / 2197,
-      439.0 / 216,      -8.0,           3680.0 / 513,    -845.0 / 4104,
-      -8.0 / 27,        2.0,            -3544.0 / 2565,  1859.0 / 4104, -11.0 / 40};
-  static constexpr std::array<double, 6> kB{25.0 / 216,    0.0,  1408.0 / 2565,
-                                            2197.0 / 4104, -0.2, 0.0};
-  static constexpr std::array<double, 6> kBHat{16.0 / 135,      0.0,   6656.0 / 12825,
-                                               28561.0 / 56430, -0.18, 2.0 / 55};
-  static constexpr std::array<double, 6> kC{0.0, 1.0 / 4, 3.0 / 8, 12.0 / 13, 1.0, 1.0 / 2};
+  static constexpr std::array<RkCoefficient, 15> kA{
+      fraction(1, 4),
+      fraction(3, 32), fraction(9, 32),
+      fraction(1932, 2197), fraction(-7200, 2197), fraction(7296, 2197),
+      fraction(439, 216), fraction(-8), fraction(3680, 513), fraction(-845, 4104),
+      fraction(-8, 27), fraction(2), fraction(-3544, 2565), fraction(1859, 4104), fraction(-11, 40)};
+  static constexpr std::array<RkCoefficient, 6> kB{
+      fraction(25, 216), fraction(0), fraction(1408, 2565), fraction(2197, 4104), fraction(-1, 5),
+      fraction(0)};
+  static constexpr std::array<RkCoefficient, 6> kBHat{
+      fraction(16, 135), fraction(0), fraction(6656, 12825), fraction(28561, 56430),
+      fraction(-9, 50), fraction(2, 55)};
+  static constexpr std::array<RkCoefficient, 6> kC{
+      fraction(0), fraction(1, 4), fraction(3, 8), fraction(12, 13), fraction(1), fraction(1, 2)};
 };
 
 }  // namespace orrery

@@ -78,7 +78,7 @@ class SplittingArrayStepper final : public ArrayStepper<Real> {
   // y ← y + c h k.
   static void update(ArrayDevice<Real>& device, DeviceBuffer<Real>& y, Real h, double c,
                      const DeviceBuffer<Real>& k) {
-    const double coefficient[1] = {c};
+    const Real coefficient[1] = {static_cast<Real>(c)};
     const DeviceBuffer<Real>* term[1] = {&k};
     device.combine(y, y, h, coefficient, term);
   }
