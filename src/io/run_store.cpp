@@ -272,6 +272,8 @@ void RunStore::write_snapshot(std::int64_t index, const Particles<Real>& p, cons
     image = h5::file_image(g);
   }
   write_file_atomically(snapshot_path(folder_, index), image);
+  table_.push_back(diagnostics_row(index, clock.steps, now, drift));
+  write_file_atomically(diagnostics_table_path(folder_), encode_diagnostics_table(table_));
 }
 
 // Removals are not fsynced: a removed file that comes back after a crash is one the next
@@ -279,6 +281,23 @@ void RunStore::write_snapshot(std::int64_t index, const Particles<Real>& p, cons
 void RunStore::remove_snapshots_from(std::int64_t first) {
   for (std::int64_t index : snapshots())
     if (index >= first) remove_file(snapshot_path(folder_, index));
+  table_.clear();
+  try {
+    table_ = read_diagnostics_table(folder_);
+  } catch (const InputError&) {
+  }
+  std::erase_if(table_, [first](const DiagnosticsRow& r) { return r.index >= first; });
+  bool whole = std::ssize(table_) == first;
+  for (std::size_t r = 0; whole && r < table_.size(); ++r)
+    whole = table_[r].index == static_cast<std::int64_t>(r);
+  if (!whole) {
+    table_.clear();
+    for (std::int64_t index = 0; index < first; ++index) {
+      h5::Handle f = h5::open_file(snapshot_path(folder_, index).string());
+      table_.push_back(diagnostics_row_of_snapshot(f.id()));
+    }
+  }
+  write_file_atomically(diagnostics_table_path(folder_), encode_diagnostics_table(table_));
 }
 
 template <class Real>
