@@ -150,6 +150,27 @@ bool is_run_folder(const fs::path& folder) {
   return fs::is_regular_file(run_description_path(folder), ec);
 }
 
+namespace {
+
+// The rows of the snapshots `indices` from their attributes.
+std::vector<DiagnosticsRow> rows_of_snapshots(const fs::path& folder,
+                                              const std::vector<std::int64_t>& indices) {
+  std::vector<DiagnosticsRow> rows;
+  for (std::int64_t index : indices) {
+    h5::Handle f = h5::open_file(snapshot_path(folder, index).string());
+    rows.push_back(diagnostics_row_of_snapshot(f.id()));
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::vector<DiagnosticsRow> run_diagnostics(const fs::path& folder) {
+  std::error_code ec;
+  if (fs::exists(diagnostics_table_path(folder), ec)) return read_diagnostics_table(folder);
+  return rows_of_snapshots(folder, run_snapshots(folder));
+}
+
 RunStore::RunStore(fs::path folder, fs::path name, RunLock lock)
     : folder_(std::move(folder)), name_(std::move(name)), lock_(std::move(lock)) {}
 
@@ -291,11 +312,9 @@ void RunStore::remove_snapshots_from(std::int64_t first) {
   for (std::size_t r = 0; whole && r < table_.size(); ++r)
     whole = table_[r].index == static_cast<std::int64_t>(r);
   if (!whole) {
-    table_.clear();
-    for (std::int64_t index = 0; index < first; ++index) {
-      h5::Handle f = h5::open_file(snapshot_path(folder_, index).string());
-      table_.push_back(diagnostics_row_of_snapshot(f.id()));
-    }
+    std::vector<std::int64_t> kept(static_cast<std::size_t>(first));
+    for (std::int64_t index = 0; index < first; ++index) kept[index] = index;
+    table_ = rows_of_snapshots(folder_, kept);
   }
   write_file_atomically(diagnostics_table_path(folder_), encode_diagnostics_table(table_));
 }

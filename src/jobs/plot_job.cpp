@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
+#include "jobs/run_facts.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/io/diagnostics_table.hpp"
-#include "orrery/io/hdf5_file.hpp"
 #include "orrery/io/output_path.hpp"
 #include "orrery/io/particle_file.hpp"
 #include "orrery/io/png_file.hpp"
@@ -39,23 +39,6 @@ std::vector<ParamField<J>> make_fields() {
   return f;
 }
 
-std::string text_attribute(hid_t root, const char* name) {
-  return h5::has_attribute(root, name) ? h5::read_attribute(root, name).text : "";
-}
-
-std::vector<DiagnosticsRow> rows_of(const std::string& run) {
-  try {
-    return read_diagnostics_table(run);
-  } catch (const InputError&) {  // an older run: the same values from its snapshots
-    std::vector<DiagnosticsRow> rows;
-    for (std::int64_t index : run_snapshots(run)) {
-      h5::Handle f = h5::open_file(snapshot_path(run, index).string());
-      rows.push_back(diagnostics_row_of_snapshot(f.id()));
-    }
-    return rows;
-  }
-}
-
 std::vector<double> scaled(std::vector<double> v, double unit) {
   for (double& x : v) x /= unit;
   return v;
@@ -73,22 +56,12 @@ const std::vector<ParamField<PlotJob>>& plot_job_fields() {
 }
 
 PlotOutcome run_plot_job(const PlotJob& job) {
-  if (!is_run_folder(job.run))
-    throw ParameterError("RUN", job.run, "a run folder of `orrery sim` (it holds run.h5)");
-  std::string scene, units;
-  {
-    h5::Handle d = h5::open_file(run_description_path(job.run).string());
-    scene = text_attribute(d.id(), "scene");
-    units = text_attribute(d.id(), "units");
-  }
-  std::string prefix = job.out;
-  if (prefix.empty()) {
-    prefix = std::filesystem::path(job.run).lexically_normal().string();
-    while (prefix.size() > 1 && prefix.back() == '/') prefix.pop_back();
-  }
+  const RunFacts facts = read_run_facts(job.run);
+  const std::string& units = facts.units;
+  const std::string prefix = job.out.empty() ? facts.name : job.out;
   const std::string energy_png = prefix + "-energy.png", lagrangian_png = prefix + "-lagrangian.png";
   check_output_path("--out", energy_png);
-  const auto rows = rows_of(job.run);
+  const auto rows = run_diagnostics(job.run);
   if (rows.empty()) throw InputError(fmt::format("'{}' holds no snapshot", job.run));
   const auto time = diagnostics_column(rows, "time");
   const ShownUnit t_unit = shown_time_unit(units, time.back() - time.front());
@@ -108,7 +81,7 @@ PlotOutcome run_plot_job(const PlotJob& job) {
                                         drifts, w, h)));
   out.written.push_back(energy_png);
 
-  if (job.lagrangian || is_cluster_scene(scene)) {
+  if (job.lagrangian || is_cluster_scene(facts.scene)) {
     std::vector<PlotSeries> radii(3);
     for (int k = 0; k < 3; ++k)
       radii[k] = {fmt::format("{:.0f} % of the mass", 100 * kLagrangianFractions[k]), {}, {},

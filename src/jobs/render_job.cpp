@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "jobs/run_facts.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
-#include "orrery/io/hdf5_file.hpp"
 #include "orrery/io/output_path.hpp"
 #include "orrery/io/particle_file.hpp"
 #include "orrery/io/png_file.hpp"
@@ -108,28 +108,19 @@ const std::vector<ParamField<RenderJob>>& render_job_fields() {
 }
 
 RenderOutcome run_render_job(const RenderJob& job) {
-  if (!is_run_folder(job.run))
-    throw ParameterError("RUN", job.run, "a run folder of `orrery sim` (it holds run.h5)");
+  const RunFacts facts = read_run_facts(job.run);
   for (auto [name, v] : {std::pair{"--width", job.width}, std::pair{"--height", job.height}})
     if (v % 2 != 0)
       throw ParameterError(name, fmt::format("{}", v), "an even number (H.264's 4:2:0 colour)");
-  std::string run_name = fs::path(job.run).lexically_normal().string();
-  while (run_name.size() > 1 && run_name.back() == '/') run_name.pop_back();
-  const fs::path out = job.out.empty() ? fs::path(run_name + ".mp4") : fs::path(job.out);
+  const fs::path out = job.out.empty() ? fs::path(facts.name + ".mp4") : fs::path(job.out);
   check_output_path("--out", out);
   std::error_code ec;
   if (!job.overwrite && fs::exists(out, ec))
     throw ParameterError("--out", out.string(),
                          "a file that does not exist yet (add --overwrite to replace it)");
   Look look;
-  std::string scene;
-  {
-    h5::Handle d = h5::open_file(run_description_path(job.run).string());
-    if (h5::has_attribute(d.id(), "scene")) scene = h5::read_attribute(d.id(), "scene").text;
-    if (h5::has_attribute(d.id(), "units")) look.units = h5::read_attribute(d.id(), "units").text;
-    if (h5::has_attribute(d.id(), "scene.n")) look.scene_n = h5::read_attribute(d.id(), "scene.n").integer;
-    if (h5::has_attribute(d.id(), "t-end")) look.t_end = h5::read_attribute(d.id(), "t-end").reals.at(0);
-  }
+  look.units = facts.units, look.scene_n = facts.scene_n, look.t_end = facts.t_end;
+  const std::string& scene = facts.scene;
   if (job.colour_by == ColourBy::group && scene != "two-galaxies")
     throw ParameterError("--color-by", "group",
                          fmt::format("speed or plain for this run (scene '{}'): groups are "

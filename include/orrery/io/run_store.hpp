@@ -103,5 +103,8 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& folder, std::
 std::vector<std::int64_t> run_snapshots(const std::filesystem::path& folder);
 std::vector<std::int64_t> run_checkpoints(const std::filesystem::path& folder);  // by steps
 bool is_run_folder(const std::filesystem::path& folder);  // has run.h5
+// The time series of the run: its diagnostics.h5, or where that is missing (a run of an older
+// orrery) the same rows from its snapshots' attributes.
+std::vector<DiagnosticsRow> run_diagnostics(const std::filesystem::path& folder);
 
 }  // namespace orrery
