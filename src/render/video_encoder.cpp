@@ -151,6 +151,13 @@ void VideoEncoder::finish() {
     throw RunError(fmt::format("ffmpeg failed to encode '{}'{}{}", out_.string(),
                                said.empty() ? "" : ": ", said));
   }
+  // On disk before it takes the name, as every file orrery writes (io/output_set.hpp).
+  const int fd = ::open(temporary_.c_str(), O_RDONLY | O_CLOEXEC);
+  const bool synced = fd >= 0 && ::fsync(fd) == 0;
+  const int error = errno;
+  if (fd >= 0) ::close(fd);
+  if (!synced)
+    throw RunError(fmt::format("cannot write '{}': {}", out_.string(), std::strerror(error)));
   std::error_code ec;
   fs::rename(temporary_, out_, ec);
   if (ec)
