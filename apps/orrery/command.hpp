@@ -19,5 +19,7 @@ class Command {
 std::unique_ptr<Command> make_map_command(CLI::App& parent);
 std::unique_ptr<Command> make_sim_command(CLI::App& parent);
 std::unique_ptr<Command> make_forces_command(CLI::App& parent);
+std::unique_ptr<Command> make_plot_command(CLI::App& parent);
+std::unique_ptr<Command> make_render_command(CLI::App& parent);
 
 }  // namespace orrery::cli

@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_map_command(app));
   commands.push_back(cli::make_sim_command(app));
   commands.push_back(cli::make_forces_command(app));
+  commands.push_back(cli::make_plot_command(app));
+  commands.push_back(cli::make_render_command(app));
 
   try {
     app.parse(argc, argv);

@@ -150,6 +150,27 @@ bool is_run_folder(const fs::path& folder) {
   return fs::is_regular_file(run_description_path(folder), ec);
 }
 
+namespace {
+
+// The rows of the snapshots `indices` from their attributes.
+std::vector<DiagnosticsRow> rows_of_snapshots(const fs::path& folder,
+                                              const std::vector<std::int64_t>& indices) {
+  std::vector<DiagnosticsRow> rows;
+  for (std::int64_t index : indices) {
+    h5::Handle f = h5::open_file(snapshot_path(folder, index).string());
+    rows.push_back(diagnostics_row_of_snapshot(f.id()));
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::vector<DiagnosticsRow> run_diagnostics(const fs::path& folder) {
+  std::error_code ec;
+  if (fs::exists(diagnostics_table_path(folder), ec)) return read_diagnostics_table(folder);
+  return rows_of_snapshots(folder, run_snapshots(folder));
+}
+
 RunStore::RunStore(fs::path folder, fs::path name, RunLock lock)
     : folder_(std::move(folder)), name_(std::move(name)), lock_(std::move(lock)) {}
 
@@ -272,6 +293,8 @@ void RunStore::write_snapshot(std::int64_t index, const Particles<Real>& p, cons
     image = h5::file_image(g);
   }
   write_file_atomically(snapshot_path(folder_, index), image);
+  table_.push_back(diagnostics_row(index, clock.steps, now, drift));
+  write_file_atomically(diagnostics_table_path(folder_), encode_diagnostics_table(table_));
 }
 
 // Removals are not fsynced: a removed file that comes back after a crash is one the next
@@ -279,6 +302,21 @@ void RunStore::write_snapshot(std::int64_t index, const Particles<Real>& p, cons
 void RunStore::remove_snapshots_from(std::int64_t first) {
   for (std::int64_t index : snapshots())
     if (index >= first) remove_file(snapshot_path(folder_, index));
+  table_.clear();
+  try {
+    table_ = read_diagnostics_table(folder_);
+  } catch (const InputError&) {
+  }
+  std::erase_if(table_, [first](const DiagnosticsRow& r) { return r.index >= first; });
+  bool whole = std::ssize(table_) == first;
+  for (std::size_t r = 0; whole && r < table_.size(); ++r)
+    whole = table_[r].index == static_cast<std::int64_t>(r);
+  if (!whole) {
+    std::vector<std::int64_t> kept(static_cast<std::size_t>(first));
+    for (std::int64_t index = 0; index < first; ++index) kept[index] = index;
+    table_ = rows_of_snapshots(folder_, kept);
+  }
+  write_file_atomically(diagnostics_table_path(folder_), encode_diagnostics_table(table_));
 }
 
 template <class Real>

@@ -69,14 +69,15 @@ inline std::string read_bytes(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// The snapshot and checkpoint files of a run (not those set aside as damaged), by name, with
-// their bytes.
+// The snapshot and checkpoint files and the diagnostics table of a run (not those set aside as
+// damaged), by name, with their bytes.
 inline std::map<std::string, std::string> run_outputs(const std::filesystem::path& run) {
   std::map<std::string, std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(run)) {
     const std::string name = entry.path().filename().string();
     const bool h5 = name.size() > 3 && name.compare(name.size() - 3, 3, ".h5") == 0;
-    if (h5 && (name.rfind("snapshot_", 0) == 0 || name.rfind("checkpoint_", 0) == 0))
+    if (h5 && (name.rfind("snapshot_", 0) == 0 || name.rfind("checkpoint_", 0) == 0 ||
+               name == "diagnostics.h5"))
       files[name] = read_bytes(entry.path());
   }
   return files;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
 
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
@@ -46,7 +47,8 @@ SimJob resume_of(const std::filesystem::path& out, std::int64_t checkpoint_every
   return rest;
 }
 
-// Every dataset and attribute of every snapshot of the run in `run`, as raw bytes.
+// Every dataset and attribute of every snapshot of the run in `run`, and the diagnostics table's
+// file, as raw bytes.
 std::vector<std::vector<std::uint8_t>> snapshot_bytes(const std::filesystem::path& run) {
   std::vector<std::vector<std::uint8_t>> all;
   for (std::int64_t index : run_snapshots(run)) {
@@ -64,6 +66,8 @@ std::vector<std::vector<std::uint8_t>> snapshot_bytes(const std::filesystem::pat
       all.push_back(b);
     }
   }
+  std::ifstream table(diagnostics_table_path(run), std::ios::binary);
+  all.emplace_back(std::istreambuf_iterator<char>(table), std::istreambuf_iterator<char>());
   return all;
 }
 

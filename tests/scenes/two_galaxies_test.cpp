@@ -151,6 +151,28 @@ TEST(SceneTwoGalaxies, NbodyUnitsAreTheSameCollision) {
   const double a_si = pull(si, 5), a_nb = pull(nb, 5);
   EXPECT_NEAR(a_nb, a_si * u.time * u.time / u.length, kPullAgreement * std::abs(a_nb));
   EXPECT_NE(nb.units.find("N-body"), std::string::npos);
+
+// The galaxy a body is told to belong to (orrery render --color-by group) is the one it was
+// made in: each body is nearer its own galaxy's centre, (-d/2, -b/2, 0) or (d/2, b/2, 0), than
+// the other's.
+TEST(SceneTwoGalaxies, EachBodyIsNamedForTheGalaxyItWasMadeIn) {
+  for (std::int64_t n : {2000, 2001}) {
+    TwoGalaxiesParams params;
+    params.n = n;
+    const InitialConditions ic = make_two_galaxies(params);
+    const auto& p = ic.particles;
+    const double d = params.separation / 2, b = params.impact_parameter / 2;
+    int counts[2] = {0, 0};
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const double to_first = std::hypot(p.x[i] + d, p.y[i] + b, p.z[i]);
+      const double to_second = std::hypot(p.x[i] - d, p.y[i] - b, p.z[i]);
+      const int galaxy = two_galaxies_galaxy_of(p.id[i], n);
+      EXPECT_EQ(galaxy, to_first < to_second ? 0 : 1) << i;
+      ++counts[galaxy];
+    }
+    EXPECT_EQ(counts[0], (n + 1) / 2);
+    EXPECT_EQ(counts[1], n / 2);
+  }
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 //                                ("orrery snapshot"), index, step, time, dt, G, softening, units,
 //                                t-end, energy, momentum, ... and the drifts (drift_warning once
 //                                the energy drift passed --max-drift)
+//   NAME/diagnostics.h5          /diagnostics: the time series, one row per snapshot
+//                                (io/diagnostics_table.hpp), rewritten after each snapshot
 //   NAME/checkpoint_SSSSSS.h5    the state after step SSSSSS, exact and checksummed
 //                                (io/checkpoint_file.hpp); the newest two are kept
 //   NAME/lock                    the writer's advisory lock (io/run_lock.hpp)
@@ -29,6 +31,7 @@
 
 #include "orrery/core/particles.hpp"
 #include "orrery/io/checkpoint_file.hpp"
+#include "orrery/io/diagnostics_table.hpp"
 #include "orrery/io/hdf5_file.hpp"
 #include "orrery/io/run_lock.hpp"
 #include "orrery/nbody/diagnostics.hpp"
@@ -65,11 +68,14 @@ class RunStore {
   Diagnostics initial_diagnostics() const;
 
   std::vector<std::int64_t> snapshots() const;  // indices, ascending
+  // Writes the snapshot, then the diagnostics table with its row added.
   template <class Real>
   void write_snapshot(std::int64_t index, const Particles<Real>& p, const SimClock& clock,
                       const Diagnostics& now, const Drift& drift, double t_end,
                       const DriftWarning& warning);
-  // Removes the snapshots numbered `first` and above (written after the checkpoint resumed from).
+  // Removes the snapshots numbered `first` and above (written after the checkpoint resumed from)
+  // and their rows of the diagnostics table; a table that lacks rows below `first` (a run of an
+  // older orrery, a table lost) is made again from the snapshots' attributes.
   void remove_snapshots_from(std::int64_t first);
 
   // Writes a checkpoint and removes all but the newest two.
@@ -87,6 +93,7 @@ class RunStore {
   std::filesystem::path folder_, name_;
   RunLock lock_;
   SnapshotHeader header_;
+  std::vector<DiagnosticsRow> table_;  // the rows of diagnostics.h5
 };
 
 // Where the files of the run in `folder` are, and which there are.
@@ -96,5 +103,8 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& folder, std::
 std::vector<std::int64_t> run_snapshots(const std::filesystem::path& folder);
 std::vector<std::int64_t> run_checkpoints(const std::filesystem::path& folder);  // by steps
 bool is_run_folder(const std::filesystem::path& folder);  // has run.h5
+// The time series of the run: its diagnostics.h5, or where that is missing (a run of an older
+// orrery) the same rows from its snapshots' attributes.
+std::vector<DiagnosticsRow> run_diagnostics(const std::filesystem::path& folder);
 
 }  // namespace orrery

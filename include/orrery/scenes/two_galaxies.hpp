@@ -51,6 +51,11 @@ struct TwoGalaxiesParams {
 
 const std::vector<ParamField<TwoGalaxiesParams>>& two_galaxies_fields();
 InitialConditions make_two_galaxies(const TwoGalaxiesParams& params);
+// Which galaxy (0 or 1) the body of id `id` was made in, of a scene of `n` bodies: galaxy 1's
+// bodies are drawn and numbered first.
+inline int two_galaxies_galaxy_of(std::uint64_t id, std::int64_t n) {
+  return id < static_cast<std::uint64_t>((n + 1) / 2) ? 0 : 1;
+}
 SceneEntry two_galaxies_scene();
 
 }  // namespace orrery

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// A line chart a person can read: a title, axes with ticks and labels, a grid, one or more
+// series drawn as lines and named in a legend; the y axis linear or logarithmic (points with
+// y <= 0 break a line there). Drawn with Cairo on a white page.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "orrery/render/frame_image.hpp"
+
+namespace orrery {
+
+struct PlotSeries {
+  std::string label;
+  std::vector<double> x, y;
+  Rgb8 colour;
+};
+
+struct PlotAxes {
+  std::string title, x_label, y_label;
+  bool log_y = false;
+};
+
+// InputError when no series has a point to draw.
+FrameImage draw_line_plot(const PlotAxes& axes, const std::vector<PlotSeries>& series,
+                          int width, int height);
+
+}  // namespace orrery

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+// `orrery render` as a user sees it: a small two-galaxy run becomes an MP4 with one frame per
+// snapshot (ffprobe's count), frames that are neither blank nor saturated, and bodies that move;
+// without ffmpeg the frames are written and the encoding command is given.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "orrery/io/png_file.hpp"
+#include "orrery/io/run_store.hpp"
+#include "run_cli.hpp"
+
+namespace orrery {
+namespace {
+
+using test::run_cli;
+
+// A frame is blank when almost none of its pixels holds light, saturated when many are at full
+// brightness: 2000 bodies at 320×180 light a few percent of the picture, and by the brightness
+// scale only the pixels as bright as the first frame's brightest reach 255.
+constexpr double kLeastLitFraction = 0.005;
+constexpr double kMostLitFraction = 0.6;
+constexpr double kMostSaturatedFraction = 0.01;
+constexpr int kLit = 24;  // a channel above this is light, not encoding noise
+
+// Ten steps of 10⁵ years with a snapshot after each: 11 snapshots.
+std::vector<std::string> galaxy_run(const std::string& out) {
+  return {"sim", "--scene", "two-galaxies", "--n", "2000", "--seed", "2", "--dt", "3.15576e12",
+          "--t-end", "3.15576e13", "--every", "1", "--backend", "cpu", "--quiet", "--max-drift",
+          "0", "--out", out};
+}
+
+struct PixelStats {
+  double lit = 0, saturated = 0;
+};
+
+// Over the rows between the overlay's lines (time at the top, scale bar at the bottom).
+PixelStats stats_of(const RgbImage& image) {
+  PixelStats s;
+  int counted = 0;
+  for (int r = image.height / 10; r < image.height * 85 / 100; ++r)
+    for (int c = 0; c < image.width; ++c, ++counted) {
+      const Rgb8 p = image.at(c, r);
+      const int top = std::max({p.r, p.g, p.b});
+      s.lit += top > kLit;
+      s.saturated += top == 255;
+    }
+  s.lit /= counted, s.saturated /= counted;
+  return s;
+}
+
+std::string ffprobe_frames(const std::filesystem::path& movie) {
+  const std::string cmd = "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+                          "stream=nb_read_frames,width,height,codec_name -of csv=p=0 '" +
+                          movie.string() + "'";
+  std::string out;
+  if (FILE* f = ::popen(cmd.c_str(), "r")) {
+    char buf[256];
+    while (std::fgets(buf, sizeof buf, f)) out += buf;
+    ::pclose(f);
+  }
+  return out;
+}
+
+// The run the tests share, made once (test::TempDir names itself after a test, which a suite's
+// set-up is not).
+class RenderCli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new std::filesystem::path(std::filesystem::temp_directory_path() /
+                                     ("orrery-test-RenderCli-" + std::to_string(::getpid())));
+    std::filesystem::remove_all(*dir_);
+    std::filesystem::create_directories(*dir_);
+    made_ = run_cli(galaxy_run("galaxies"), *dir_);
+  }
+  static void TearDownTestSuite() {
+    std::filesystem::remove_all(*dir_);
+    delete dir_;
+  }
+  void SetUp() override { ASSERT_EQ(made_.status, 0) << made_.err; }
+  static std::filesystem::path* dir_;
+  static test::CliResult made_;
+};
+std::filesystem::path* RenderCli::dir_ = nullptr;
+test::CliResult RenderCli::made_;
+
+TEST_F(RenderCli, AMovieHasOneFramePerSnapshotNeitherBlankNorSaturated) {
+  if (std::system("ffprobe -version > /dev/null 2>&1") != 0) GTEST_SKIP() << "no ffprobe here";
+  const auto r = run_cli({"render", "galaxies", "--out", "movie.mp4", "--width", "320",
+                          "--height", "180", "--fps", "10", "--color-by", "group",
+                          "--frames-dir", "frames"},
+                         *dir_);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::size_t snapshots = run_snapshots(*dir_ / "galaxies").size();
+  ASSERT_EQ(snapshots, 11u);
+  EXPECT_EQ(ffprobe_frames(*dir_ / "movie.mp4"), "h264,320,180,11\n");
+  for (std::size_t k = 0; k < snapshots; ++k) {
+    char name[32];
+    std::snprintf(name, sizeof name, "frame_%06zu.png", k);
+    const PixelStats s = stats_of(read_png(*dir_ / "frames" / name));
+    EXPECT_GT(s.lit, kLeastLitFraction) << name;
+    EXPECT_LT(s.lit, kMostLitFraction) << name;
+    EXPECT_LT(s.saturated, kMostSaturatedFraction) << name;
+  }
+  // The galaxies approach: the first and last frames differ.
+  EXPECT_NE(read_png(*dir_ / "frames" / "frame_000000.png").pixels,
+            read_png(*dir_ / "frames" / "frame_000010.png").pixels);
+}
+
+TEST_F(RenderCli, WithoutFfmpegTheFramesAreWrittenAndTheCommandGiven) {
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", "/nonexistent", 1);
+  const auto r = run_cli({"render", "galaxies", "--out", "nothing.mp4", "--width", "64",
+                          "--height", "36", "--camera", "orbit"},
+                         *dir_);
+  ::setenv("PATH", path.c_str(), 1);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("no ffmpeg"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ffmpeg -framerate 30 -i"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(*dir_ / "nothing.mp4"));
+  EXPECT_TRUE(std::filesystem::exists(*dir_ / "nothing_frames" / "frame_000010.png"));
+}
+
+TEST_F(RenderCli, RefusesWhatItCannotDraw) {
+  auto r = run_cli({"render", "galaxies", "--width", "321"}, *dir_);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--width: 321"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("even"), std::string::npos) << r.err;
+  r = run_cli({"render", "no-such-run"}, *dir_);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("no-such-run"), std::string::npos) << r.err;
+  r = run_cli({"render", "galaxies", "--camera", "spin"}, *dir_);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("fixed, follow, orbit"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace orrery
