@@ -8,6 +8,7 @@
 
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/integrate/block_steps/array_stepper.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
 #include "orrery/integrate/runge_kutta/adaptive_array_stepper.hpp"
 #include "orrery/integrate/runge_kutta/array_stepper.hpp"
@@ -21,11 +22,15 @@ template <class Table>
 IntegratorInfo info_of() {
   constexpr bool symplectic = Table::family == IntegratorFamily::splitting;
   if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
-    return {Table::name, Table::order,   Table::description, Table::family, Table::stages,
-            symplectic,  EmbeddedPair<Table>};
+    return {Table::name, Table::order,       Table::description, Table::family, Table::stages,
+            symplectic,  EmbeddedPair<Table>, has_register_stepper<Table>};
+  else if constexpr (Table::family == IntegratorFamily::block_steps)
+    // One evaluation per body and step of its own; not symplectic once levels change.
+    return {Table::name, Table::order, Table::description, Table::family, 1, false, false,
+            has_register_stepper<Table>};
   else
     return {Table::name, Table::order, Table::description, Table::family,
-            force_evaluations_per_step<Table>(), symplectic, false};
+            force_evaluations_per_step<Table>(), symplectic, false, has_register_stepper<Table>};
 }
 
 template <class... Tables>
@@ -40,6 +45,7 @@ std::string_view family_name(IntegratorFamily family) {
     case IntegratorFamily::explicit_runge_kutta: return "explicit Runge–Kutta";
     case IntegratorFamily::splitting: return "symplectic splitting";
     case IntegratorFamily::multistep: return "multistep";
+    case IntegratorFamily::block_steps: return "block time steps";
   }
   return "unknown";
 }
@@ -81,7 +87,8 @@ std::vector<std::string> adaptive_integrator_names() {
 }
 
 template <class Real>
-std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, double tolerance) {
+std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, double tolerance,
+                                                       const BlockStepOptions& block) {
   if (!(std::isfinite(tolerance) && tolerance >= 0))
     throw ParameterError("tolerance", fmt::format("{}", tolerance),
                          "a tolerance > 0 (step control), or 0 for fixed steps");
@@ -101,6 +108,8 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
                                        name, fmt::join(adaptive_integrator_names(), ", ")));
     if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
       stepper = std::make_unique<RkArrayStepper<Table, Real>>();
+    else if constexpr (Table::family == IntegratorFamily::block_steps)
+      stepper = std::make_unique<BlockLeapfrogArrayStepper<Real>>(block);
     else
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
   });
@@ -108,7 +117,8 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
 }
 
 #define ORRERY_MAKE_STEPPER(Real) \
-  template std::unique_ptr<ArrayStepper<Real>> make_array_stepper<Real>(std::string_view, double);
+  template std::unique_ptr<ArrayStepper<Real>> make_array_stepper<Real>( \
+      std::string_view, double, const BlockStepOptions&);
 ORRERY_MAKE_STEPPER(float)
 ORRERY_MAKE_STEPPER(double)
 ORRERY_MAKE_STEPPER(float128)

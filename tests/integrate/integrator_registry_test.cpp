@@ -35,6 +35,7 @@ TEST(IntegratorRegistry, ListsEveryIntegratorWithOrderAndCost) {
       {"dopri5", 5, IntegratorFamily::explicit_runge_kutta, 7},
       {"leapfrog", 2, IntegratorFamily::splitting, 1},
       {"yoshida4", 4, IntegratorFamily::splitting, 3},
+      {"leapfrog-block", 2, IntegratorFamily::block_steps, 1},
   };
   ASSERT_EQ(integrators().size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -68,7 +69,7 @@ TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
     EXPECT_EQ(e.value(), "rk45");
     EXPECT_EQ(e.accepted(),
               "one of: euler, symplectic-euler, midpoint, rk4, fehlberg45, cash-karp, dopri5, "
-              "leapfrog, yoshida4");
+              "leapfrog, yoshida4, leapfrog-block");
   }
   EXPECT_THROW(make_array_stepper<double>("leapfrog2"), ParameterError);
   EXPECT_THROW(make_array_stepper<float>(""), ParameterError);
@@ -85,7 +86,9 @@ TEST(IntegratorRegistry, MakesEveryArrayStepperInEveryPrecision) {
 // Consistency of every table: Σb = 1 and c_i = Σ_j a_ij; Σ drifts = Σ kicks = 1 exactly.
 template <class Table>
 void expect_consistent() {
-  if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta) {
+  if constexpr (Table::family == IntegratorFamily::block_steps) {
+    // No table of coefficients: its kicks and drifts are leapfrog's halves and wholes.
+  } else if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta) {
     double b = 0;
     for (int i = 0; i < Table::stages; ++i) {
       b += Table::b(i);

@@ -64,7 +64,8 @@ template <class Real>
 BodyState<Real, 3> register_run(const std::string& name, BodyState<Real, 3> s, Real h,
                                 const PairwiseGravity<3, Real>& gravity, int steps) {
   visit_integrator(name, [&]<class Table>() {
-    for (int i = 0; i < steps; ++i) register_step<Table>(s, h, gravity);
+    if constexpr (has_register_stepper<Table>)
+      for (int i = 0; i < steps; ++i) register_step<Table>(s, h, gravity);
   });
   return s;
 }
@@ -80,6 +81,7 @@ TYPED_TEST(RegisterArrayParity, RegisterAndArrayStepperGiveTheSameBits) {
   const PairwiseGravity<3, Real> gravity{{mass[0], mass[1], mass[2]}};
   const Real h(0.01);
   for (const std::string& name : integrator_names()) {
+    if (!find_integrator(name).register_stepper) continue;
     const BodyState<Real, 3> expected = register_run(name, three_bodies<Real>(), h, gravity, kSteps);
     test::ArrayRun<Real, 3> run(name, three_bodies<Real>(), mass, 1.0, "generic");
     for (int i = 0; i < kSteps; ++i) run.step(h);
@@ -107,6 +109,7 @@ TEST(StepperParity, GeneralMassesAgreeToRounding) {
   start.v[1] = {0, 0, 0};
   start.v[2] = {3, 0, 0};
   for (const std::string& name : integrator_names()) {
+    if (!find_integrator(name).register_stepper) continue;
     const BodyState<double, 3> expected = register_run(name, start, 0.001, gravity, kSteps);
     test::ArrayRun<double, 3> run(name, start, mass, g);
     for (int i = 0; i < kSteps; ++i) run.step(0.001);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "orrery/integrate/array_stepper.hpp"
+#include "orrery/integrate/block_steps/block_levels.hpp"
 #include "orrery/integrate/integrator_family.hpp"
 
 namespace orrery {
@@ -25,6 +26,7 @@ struct IntegratorInfo {
   int force_evaluations;  // per step, once steps follow each other (first same as last counted once)
   bool symplectic;        // preserves the phase-space volume (the splitting methods)
   bool adaptive;          // takes --tolerance: an embedded pair for step-size control
+  bool register_stepper;  // has a register stepper (integrate/integrator_family.hpp)
 };
 
 // Every integrator, in the order of integrate/integrator_tables.hpp.
@@ -39,11 +41,13 @@ std::string integrators_markdown_table();
 
 // The array stepper of the named integrator; throws as find_integrator. A tolerance > 0 turns on
 // step-size control (runge_kutta/adaptive_array_stepper.hpp), which only the embedded pairs have
-// (adaptive_integrator_names(); ParameterError("tolerance", ...) for any other). Instantiated for
-// float, double and float128.
+// (adaptive_integrator_names(); ParameterError("tolerance", ...) for any other). `block` sets the
+// levels of the block-step methods (ParameterError naming the option when out of range) and is
+// ignored by the others. Instantiated for float, double and float128.
 template <class Real>
 std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name,
-                                                       double tolerance = 0.0);
+                                                       double tolerance = 0.0,
+                                                       const BlockStepOptions& block = {});
 std::vector<std::string> adaptive_integrator_names();
 
 }  // namespace orrery
