@@ -44,8 +44,8 @@ class CountingSystem final : public SecondOrderSystem<double> {
 };
 
 // Bodies (positions, velocities as 3N arrays, masses) on the CPU direct engine.
-struct Run {
-  Run(const Particles<double>& p, double softening) {
+struct Bodies {
+  Bodies(const Particles<double>& p, double softening) {
     EngineOptions o;
     o.softening = softening;
     o.threads = 1;
@@ -89,7 +89,7 @@ Particles<double> plummer(std::int64_t n, std::uint64_t seed) {
   return make_plummer(p).particles;
 }
 
-void expect_same_bits(Run& a, Run& b, const char* what) {
+void expect_same_bits(Bodies& a, Bodies& b, const char* what) {
   for (auto [pa, pb] : {std::pair{&a.x, &b.x}, std::pair{&a.v, &b.v}}) {
     const std::vector<double> ha = a.host(*pa), hb = b.host(*pb);
     EXPECT_EQ(std::memcmp(ha.data(), hb.data(), ha.size() * sizeof(double)), 0) << what;
@@ -103,7 +103,7 @@ TEST(BlockSteps, OneLevelGivesLeapfrogsBits) {
   const double h = 1.0 / 64;
   // Level 0 for all (the deepest allowed): leapfrog with h.
   {
-    Run block(p, kSoftening), leap(p, kSoftening);
+    Bodies block(p, kSoftening), leap(p, kSoftening);
     BlockLeapfrogArrayStepper<double> stepper({.max_level = 0});
     auto leapfrog = make_array_stepper<double>("leapfrog");
     for (int i = 0; i < 10; ++i) {
@@ -114,7 +114,7 @@ TEST(BlockSteps, OneLevelGivesLeapfrogsBits) {
   }
   // Every body asking for a tiny step, held at level 2: four leapfrog steps of h/4 per step.
   {
-    Run block(p, kSoftening), leap(p, kSoftening);
+    Bodies block(p, kSoftening), leap(p, kSoftening);
     BlockLeapfrogArrayStepper<double> stepper({.eta = 1e-12, .length = kSoftening, .max_level = 2});
     auto leapfrog = make_array_stepper<double>("leapfrog");
     for (int i = 0; i < 10; ++i) {
@@ -137,7 +137,7 @@ TEST(BlockSteps, LevelsFollowTheCriterionAndForcesOnlyTheActive) {
   const double total = 1.01, speed = std::sqrt(total);  // relative circular speed at r = 1
   p.x = {-0.01 / total, 1.0 / total};
   p.vy = {-speed * 0.01 / total, speed * 1.0 / total};
-  Run run(p, 0.0);
+  Bodies run(p, 0.0);
   CountingSystem counted(*run.engine);
   BlockLeapfrogArrayStepper<double> stepper({.eta = 0.025, .length = 0.01});
   stepper.step(counted, run.x, run.v, 0.1);
@@ -160,7 +160,7 @@ struct EnergyAndWork {
 EnergyAndWork run_with(const char* integrator, int substeps) {
   const Particles<double> p =
       with_hard_binaries(plummer(128, 9), 4, 0.01, kSoftening, 1.0, 2);
-  Run run(p, kSoftening);
+  Bodies run(p, kSoftening);
   CountingSystem counted(*run.engine);
   auto stepper = make_array_stepper<double>(integrator, 0.0, {.length = kSoftening});
   const double h = 1.0 / 32, e0 = run.energy();

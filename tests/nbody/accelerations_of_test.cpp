@@ -10,6 +10,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "orrery/core/float128.hpp"
@@ -21,8 +22,10 @@
 namespace orrery {
 namespace {
 
-// 301 bodies: not a multiple of any SIMD block, so padded blocks are exercised.
-constexpr std::int64_t kBodies = 301;
+// 301 bodies: not a multiple of any SIMD block, so padded blocks are exercised; float128's
+// software arithmetic takes 67 (and its one scalar loop, whatever the kernel named).
+template <class Real>
+constexpr std::int64_t kBodies = std::is_same_v<Real, float128> ? 67 : 301;
 // A value no engine computes: untouched entries must keep it.
 constexpr double kSentinel = -12345.5;
 
@@ -54,7 +57,7 @@ template <class Real>
 void expect_subset_equals_full(ForceEngine<Real>& engine, SecondOrderSystem<Real>& system,
                                const std::string& what) {
   PlummerParams p;
-  p.n = kBodies;
+  p.n = kBodies<Real>;
   p.seed = 3;
   const InitialConditions ic = make_plummer(p);
   const std::size_t n = ic.particles.size();
@@ -112,8 +115,11 @@ using Reals = ::testing::Types<float, double, float128>;
 TYPED_TEST_SUITE(AccelerationsOf, Reals);
 
 TYPED_TEST(AccelerationsOf, DirectSubsetGivesTheFullCallsBitsOnEveryKernel) {
-  for (const std::string& kernel : supported_cpu_kernel_names())
-    check_engine<TypeParam>("direct", kernel);
+  if constexpr (std::is_same_v<TypeParam, float128>)
+    check_engine<TypeParam>("direct", "");
+  else
+    for (const std::string& kernel : supported_cpu_kernel_names())
+      check_engine<TypeParam>("direct", kernel);
 }
 
 TYPED_TEST(AccelerationsOf, TreeSubsetGivesTheFullCallsBits) {
