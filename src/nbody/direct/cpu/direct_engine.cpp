@@ -3,8 +3,9 @@
 //   a_i = G Σ_{j≠i} m_j (x_j − x_i) / (|x_j − x_i|² + ε_ij²)^{3/2},
 //   U   = −G Σ_{i<j} m_i m_j / (|x_j − x_i|² + ε_ij²)^{1/2},   ε_ij² = (ε_i² + ε_j²)/2
 // (Plummer softening; per-particle form as in W. Dehnen, MNRAS 324, 273, 2001). Threads own
-// contiguous, block-aligned ranges of targets; each target's sum and each energy row are
-// computed alone, so the bits do not depend on the thread count.
+// contiguous, block-aligned ranges of the target list (every body, or the listed ones); each
+// target's sum and each energy row are computed alone, so the bits depend neither on the thread
+// count nor on which other targets are listed.
 #include "direct_engine.hpp"
 
 #include <algorithm>
