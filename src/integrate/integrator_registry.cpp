@@ -9,6 +9,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/integrate/extrapolation/array_stepper.hpp"
+#include "orrery/integrate/block_steps/array_stepper.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
 #include "orrery/integrate/multistep/array_stepper.hpp"
 #include "orrery/integrate/register_integrator.hpp"
@@ -41,6 +42,9 @@ IntegratorInfo info_of() {
   } else if constexpr (Table::family == IntegratorFamily::extrapolation) {
     info.force_evaluations = extrapolation_cost<Table>(Table::fixed_columns);
     info.adaptive = true;
+  } else if constexpr (Table::family == IntegratorFamily::block_steps) {
+    // One evaluation per body and step of its own; not symplectic once levels change.
+    info.force_evaluations = 1;
   }
   return info;
 }
@@ -58,6 +62,7 @@ std::string_view family_name(IntegratorFamily family) {
     case IntegratorFamily::splitting: return "symplectic splitting";
     case IntegratorFamily::multistep: return "multistep";
     case IntegratorFamily::extrapolation: return "extrapolation";
+    case IntegratorFamily::block_steps: return "block time steps";
   }
   return "unknown";
 }
@@ -98,7 +103,8 @@ std::vector<std::string> adaptive_integrator_names() {
 }
 
 template <class Real>
-std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, double tolerance) {
+std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, double tolerance,
+                                                       const BlockStepOptions& block) {
   if (!(std::isfinite(tolerance) && tolerance >= 0))
     throw ParameterError("tolerance", fmt::format("{}", tolerance),
                          "a tolerance > 0 (step control), or 0 for fixed steps");
@@ -124,6 +130,8 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
       stepper = std::make_unique<RkArrayStepper<Table, Real>>();
     else if constexpr (Table::family == IntegratorFamily::multistep)
       stepper = std::make_unique<AdamsArrayStepper<Table, Real>>();
+    else if constexpr (Table::family == IntegratorFamily::block_steps)
+      stepper = std::make_unique<BlockLeapfrogArrayStepper<Real>>(block);
     else if constexpr (Table::family == IntegratorFamily::splitting)
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
   });
@@ -131,7 +139,8 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
 }
 
 #define ORRERY_MAKE_STEPPER(Real) \
-  template std::unique_ptr<ArrayStepper<Real>> make_array_stepper<Real>(std::string_view, double);
+  template std::unique_ptr<ArrayStepper<Real>> make_array_stepper<Real>( \
+      std::string_view, double, const BlockStepOptions&);
 ORRERY_MAKE_STEPPER(float)
 ORRERY_MAKE_STEPPER(double)
 ORRERY_MAKE_STEPPER(float128)

@@ -39,6 +39,14 @@ std::vector<ParamField<J>> make_fields() {
                          "step-size control: each step's error estimate within this, relative "
                          "and absolute (dopri5, cash-karp, fehlberg45; default 0: fixed steps)",
                          &J::tolerance, RealRule::NonNegative));
+  f.push_back(real_field("block-eta",
+                         "leapfrog-block: η of each body's step (2 η L / |a|)^(1/2), rounded "
+                         "down to dt/2^k",
+                         &J::block_eta, RealRule::Positive));
+  f.push_back(real_field("block-length",
+                         "leapfrog-block: the length L of that step (default 0: the softening; "
+                         "needed when it is 0)",
+                         &J::block_length, RealRule::NonNegative));
   f.push_back(real_field("t-end", "end time; the last step is shortened to land on it (default: "
                                   "the scene's)",
                          &J::t_end, RealRule::Finite));
@@ -75,8 +83,9 @@ std::vector<ParamField<J>> make_fields() {
 }
 
 // Parameters that define the run and are stored in its file.
-const char* kStored[] = {"scene",      "input", "engine",    "theta",      "multipole",
-                         "integrator", "dt",    "tolerance", "precision", "cpu-kernel"};
+const char* kStored[] = {"scene",     "input",     "engine",       "theta",
+                         "multipole", "integrator", "dt",          "tolerance",
+                         "block-eta", "block-length", "precision", "cpu-kernel"};
 }  // namespace
 
 bool is_resumed_sim_setting(const std::string& name) {
@@ -86,6 +95,13 @@ bool is_resumed_sim_setting(const std::string& name) {
 const std::vector<ParamField<SimJob>>& sim_job_fields() {
   static const auto fields = make_fields();
   return fields;
+}
+
+BlockStepOptions block_step_options_of(const SimJob& job, double softening) {
+  BlockStepOptions o;
+  o.eta = job.block_eta;
+  o.length = job.block_length > 0 ? job.block_length : softening;
+  return o;
 }
 
 bool is_stored_sim_field(const std::string& name) {

@@ -94,7 +94,9 @@ SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& o
   clock.t = plan.start_time;
   clock.dt = plan.dt;
   Simulation<Real> sim(convert_particles<Real>(plan.ic.particles), make_force_engine<Real>(job.engine, eo),
-                       make_array_stepper<Real>(job.integrator, job.tolerance), clock);
+                       make_array_stepper<Real>(job.integrator, job.tolerance,
+                                                block_step_options_of(job, plan.ic.softening)),
+                       clock);
   const Diagnostics initial = sim.diagnostics();
   const RunSettings settings{plan.t_end, plan.every, job.every_time, plan.checkpoint_every};
   // Made in a hidden folder, which appears under its name only with all three files in it.
@@ -152,7 +154,9 @@ SimOutcome resume(const SimJob& job, RunStore& store, const SimObserver& observe
                         h5::read_attribute(description.id(), "softening").reals.at(0));
   }
   Simulation<Real> sim(std::move(checkpoint.particles), make_force_engine<Real>(job.engine, eo),
-                       make_array_stepper<Real>(job.integrator, job.tolerance), checkpoint.clock);
+                       make_array_stepper<Real>(job.integrator, job.tolerance,
+                                                block_step_options_of(job, eo.softening)),
+                       checkpoint.clock);
   sim.load_stepper_state(checkpoint.stepper);
   const EngineFacts facts = facts_of(sim.engine(), eo);
   SimOutcome out = run_loop(sim, store, store.initial_diagnostics(), checkpoint.next_snapshot,
@@ -250,8 +254,9 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
         if (!is_stored_sim_field(f.name)) continue;
         // Runs made before the tree engine have no theta or multipole: they are direct runs,
         // for which neither means anything.
-        // Nor a tolerance: they ran at fixed steps.
-        if ((f.name == "theta" || f.name == "multipole" || f.name == "tolerance") &&
+        // Nor a tolerance: they ran at fixed steps; nor block-step options: they had none.
+        if ((f.name == "theta" || f.name == "multipole" || f.name == "tolerance" ||
+             f.name == "block-eta" || f.name == "block-length") &&
             !h5::has_attribute(root, f.name))
           continue;
         const ParamValue in_file = read_param_attribute(root, f);
@@ -307,10 +312,12 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
                          "a name that does not exist yet (add --resume to continue the run)");
   check_output_path("--out", job.out);
   find_integrator(job.integrator);
-  try {  // a tolerance only for a method that can control its step: refused before any work
-    make_array_stepper<double>(job.integrator, job.tolerance);
+  try {  // a tolerance only for a method that can control its step, block-step options in
+         // range: refused before any work
+    make_array_stepper<double>(job.integrator, job.tolerance,
+                               block_step_options_of(job, plan.ic.softening));
   } catch (const ParameterError& e) {
-    throw e.renamed("--tolerance");
+    throw e.renamed("--" + e.parameter());
   }
   // The variant used is the one recorded: "" becomes the widest this CPU runs.
   SimJob resolved = job;

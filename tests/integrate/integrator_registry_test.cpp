@@ -50,6 +50,7 @@ TEST(IntegratorRegistry, ListsEveryIntegratorWithOrderAndCost) {
       {"ab5", 5, IntegratorFamily::multistep, 1},
       {"abm4", 4, IntegratorFamily::multistep, 2},
       {"bulirsch-stoer", 8, IntegratorFamily::extrapolation, 21},  // 1 + 2 + 4 + 6 + 8
+      {"leapfrog-block", 2, IntegratorFamily::block_steps, 1},
   };
   ASSERT_EQ(integrators().size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -98,8 +99,8 @@ TEST(IntegratorRegistry, MarksTheArrayOnlyMethodsAndTheirStarters) {
     EXPECT_EQ(info.starter_steps, info.order - 1) << info.name;  // a k-step method of order k
     EXPECT_EQ(find_integrator(info.starter).order, info.order) << info.name;
   }
-  EXPECT_EQ(array_only,
-            (std::vector<std::string>{"ab1", "ab2", "ab3", "ab4", "ab5", "abm4"}));
+  EXPECT_EQ(array_only, (std::vector<std::string>{"ab1", "ab2", "ab3", "ab4", "ab5", "abm4",
+                                                   "bulirsch-stoer", "leapfrog-block"}));
 }
 
 TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
@@ -112,7 +113,7 @@ TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
     EXPECT_EQ(e.accepted(),
               "one of: euler, symplectic-euler, midpoint, kutta3, rk4, fehlberg45, cash-karp, "
               "dopri5, verner65, fehlberg78, dop853, feagin10, feagin12, feagin14, leapfrog, "
-              "yoshida4, ab1, ab2, ab3, ab4, ab5, abm4, bulirsch-stoer");
+              "yoshida4, ab1, ab2, ab3, ab4, ab5, abm4, bulirsch-stoer, leapfrog-block");
   }
   EXPECT_THROW(make_array_stepper<double>("leapfrog2"), ParameterError);
   EXPECT_THROW(make_array_stepper<float>(""), ParameterError);
@@ -133,7 +134,9 @@ constexpr double kRowSumRounding = 1e-13;
 // Consistency of every table: Σb = 1 and c_i = Σ_j a_ij; Σβ = 1; Σ drifts = Σ kicks = 1 exactly.
 template <class Table>
 void expect_consistent() {
-  if constexpr (Table::family == IntegratorFamily::extrapolation) {
+  if constexpr (Table::family == IntegratorFamily::block_steps) {
+    // No table of coefficients: its kicks and drifts are leapfrog's halves and wholes.
+  } else if constexpr (Table::family == IntegratorFamily::extrapolation) {
     // The step numbers increase (each line is a finer basic step).
     for (int j = 2; j <= Table::max_lines; ++j)
       EXPECT_LT(substeps<Table>(j - 1), substeps<Table>(j)) << Table::name;

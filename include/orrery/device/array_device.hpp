@@ -12,11 +12,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "orrery/device/listed_update.hpp"
 
 namespace orrery {
 
@@ -84,6 +87,18 @@ class ArrayDevice {
   virtual void combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,
                        std::span<const Real> c,
                        std::span<const DeviceBuffer<Real>* const> k) = 0;
+  // combine's one-term update y ← y + h·c·k for the listed bodies only: `targets` are body
+  // indices (ascending, each < n = y.size()/3), each updated in its three components
+  // [i, n + i, 2n + i]; every other value of y stays as it was. Each element gets the bits
+  // combine would give it. Here through the host (a device overrides it to stay in its memory).
+  virtual void combine_listed(DeviceBuffer<Real>& y, Real h, double c, const DeviceBuffer<Real>& k,
+                              std::span<const std::uint32_t> targets) {
+    std::vector<Real> hy(y.size()), hk(k.size());
+    copy_to_host(y, hy);
+    copy_to_host(k, hk);
+    update_listed(hy.data(), hk.data(), hy.size() / 3, h, c, targets);
+    copy_to_device(hy, y);
+  }
   // Whether every value of `b` is finite, found where the values are: a run checks its state
   // after every step, and copying it out for that would undo keeping it on the device.
   virtual bool all_finite(const DeviceBuffer<Real>& b) = 0;

@@ -12,6 +12,7 @@ enum class IntegratorFamily {
   splitting,             // integrate/splitting/: symplectic drift/kick sequences
   multistep,             // integrate/multistep/: Adams–Bashforth with a one-step starter
   extrapolation,         // integrate/extrapolation/: Gragg–Bulirsch–Stoer
+  block_steps,           // integrate/block_steps/: leapfrog with a power-of-two step per body
 };
 
 }  // namespace orrery

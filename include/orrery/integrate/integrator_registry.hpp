@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "orrery/integrate/array_stepper.hpp"
+#include "orrery/integrate/block_steps/block_levels.hpp"
 #include "orrery/integrate/integrator_family.hpp"
 
 namespace orrery {
@@ -33,8 +34,6 @@ struct IntegratorInfo {
   std::string_view starter = {};
   int starter_steps = 0;
 };
-  int starter_steps = 0;
-};
 
 // Every integrator, in the order of integrate/integrator_tables.hpp.
 const std::vector<IntegratorInfo>& integrators();
@@ -48,11 +47,13 @@ std::string integrators_markdown_table();
 
 // The array stepper of the named integrator; throws as find_integrator. A tolerance > 0 turns on
 // step-size control (runge_kutta/adaptive_array_stepper.hpp), which only the embedded pairs have
-// (adaptive_integrator_names(); ParameterError("tolerance", ...) for any other). Instantiated for
-// float, double and float128.
+// (adaptive_integrator_names(); ParameterError("tolerance", ...) for any other). `block` sets the
+// levels of the block-step methods (ParameterError naming the option when out of range) and is
+// ignored by the others. Instantiated for float, double and float128.
 template <class Real>
 std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name,
-                                                       double tolerance = 0.0);
+                                                       double tolerance = 0.0,
+                                                       const BlockStepOptions& block = {});
 std::vector<std::string> adaptive_integrator_names();
 
 }  // namespace orrery

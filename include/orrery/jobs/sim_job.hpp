@@ -16,6 +16,7 @@
 #include "orrery/core/backend.hpp"
 #include "orrery/core/parameter.hpp"
 #include "orrery/core/precision.hpp"
+#include "orrery/integrate/block_steps/block_levels.hpp"
 #include "orrery/nbody/diagnostics.hpp"
 #include "orrery/scenes/initial_conditions.hpp"
 
@@ -31,6 +32,10 @@ struct SimJob {
   std::string integrator = "leapfrog";
   double dt = 0.0;                                            // 0: the scene's
   double tolerance = 0.0;  // > 0: step-size control (embedded pairs); dt is then the first step
+  // Block steps (leapfrog-block): η and the length L of Δt_i = (2ηL/|a_i|)^{1/2}
+  // (integrate/block_steps/block_levels.hpp); L = 0: the run's softening.
+  double block_eta = BlockStepOptions{}.eta;
+  double block_length = 0.0;
   double t_end = std::numeric_limits<double>::quiet_NaN();    // NaN: the scene's
   std::int64_t every = 0;             // steps between snapshots; 0: about 100 over the run
   double every_time = 0.0;  // time between snapshots (at its multiples; replaces `every`); 0: none
@@ -59,6 +64,8 @@ struct SimJob {
 // precision, cpu-kernel) are stored in the run and cannot change on resume.
 const std::vector<ParamField<SimJob>>& sim_job_fields();
 bool is_stored_sim_field(const std::string& name);
+// The block-step options of the run: --block-eta, and --block-length or else the softening.
+BlockStepOptions block_step_options_of(const SimJob& job, double softening);
 
 struct SimProgress {
   std::int64_t steps_done = 0;   // in this invocation

@@ -36,8 +36,10 @@ class ForceEngine : public SecondOrderSystem<Real> {
   // The bodies whose gravity acts: masses, and per-particle softening ε_i (empty: the engine's
   // global ε). Called before accelerations; the engine keeps its own copy.
   virtual void set_bodies(std::span<const Real> mass, std::span<const Real> softening) = 0;
-  // accelerations(x, a) comes from SecondOrderSystem. This is the same pass with the potentials
-  // φ_i (N values, on device()) as well; a is the same as accelerations() gives.
+  // accelerations(x, a) and accelerations_of(x, a, targets) come from SecondOrderSystem (the
+  // CPU engines' accelerations_of does work in proportion to the targets). This is the same pass
+  // with the potentials φ_i (N values, on device()) as well; a is the same as accelerations()
+  // gives.
   virtual void accelerations_and_potentials(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
                                             DeviceBuffer<Real>& phi) = 0;
   // W, summed with compensation: over the pairs by direct engines, as ½ Σ m_i φ_i from the

@@ -88,6 +88,14 @@ void HostArrayDevice<Real>::combine(DeviceBuffer<Real>& out, const DeviceBuffer<
   });
 }
 
+// One thread: a block-step kick touches few bodies, scattered.
+template <class Real>
+void HostArrayDevice<Real>::combine_listed(DeviceBuffer<Real>& y, Real h, double c,
+                                           const DeviceBuffer<Real>& k,
+                                           std::span<const std::uint32_t> targets) {
+  update_listed(y.data(), k.data(), y.size() / 3, h, c, targets);
+}
+
 template <class Real>
 bool HostArrayDevice<Real>::all_finite(const DeviceBuffer<Real>& b) {
   for (std::size_t i = 0; i < b.size(); ++i)

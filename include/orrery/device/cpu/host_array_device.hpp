@@ -28,6 +28,8 @@ class HostArrayDevice final : public ArrayDevice<Real> {
   void combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,
                std::span<const Real> c,
                std::span<const DeviceBuffer<Real>* const> k) override;
+  void combine_listed(DeviceBuffer<Real>& y, Real h, double c, const DeviceBuffer<Real>& k,
+                      std::span<const std::uint32_t> targets) override;
   bool all_finite(const DeviceBuffer<Real>& b) override;
 
  private:

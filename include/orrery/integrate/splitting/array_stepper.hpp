@@ -10,10 +10,8 @@
 //
 // First same as last: a(x) is evaluated before a kick only when a drift moved x since the last
 // evaluation, and kept between steps, so a table ending with a kick (leapfrog, Yoshida) hands its
-// accelerations to the next step's first kick. The kept a(x) is the stepper's state: save()
-// writes it ("accelerations", 3N values, present only while it is current, and the scalar
-// "accelerations_current", 1 or 0), load() puts it back. No error estimate; every step is
-// accepted.
+// accelerations to the next step's first kick. The kept a(x) is the stepper's state
+// (integrate/kept_accelerations.hpp). No error estimate; every step is accepted.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +20,7 @@
 
 #include "orrery/core/error.hpp"
 #include "orrery/integrate/array_stepper.hpp"
+#include "orrery/integrate/kept_accelerations.hpp"
 #include "orrery/integrate/splitting/splitting_tables.hpp"
 
 namespace orrery {
@@ -32,49 +31,32 @@ class SplittingArrayStepper final : public ArrayStepper<Real> {
   StepReport<Real> step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
                         DeviceBuffer<Real>& v, Real h) override {
     ArrayDevice<Real>& device = system.device();
-    prepare(device, x.size());
+    kept_.prepare(device, x.size());
     for (const SplitOp& op : Table::ops) {
       if (op.coefficient == 0.0) continue;
       if (op.kind == SplitKind::drift) {
         update(device, x, h, op.coefficient, v);
-        accel_current_ = false;
+        kept_.current = false;
       } else {
-        if (!accel_current_) system.accelerations(x, accel_);
-        accel_current_ = true;
-        update(device, v, h, op.coefficient, accel_);
+        if (!kept_.current) system.accelerations(x, kept_.buffer);
+        kept_.current = true;
+        update(device, v, h, op.coefficient, kept_.buffer);
       }
     }
     return {.taken = h, .accepted = true, .error = std::nullopt, .next = h};
   }
 
   void save(SecondOrderSystem<Real>& system, StepperState<Real>& state) const override {
-    state = StepperState<Real>();
-    state.set_scalar(kCurrent, accel_current_ ? Real(1) : Real(0));
-    if (!accel_current_) return;
-    std::vector<Real> host(accel_.size());
-    system.device().copy_to_host(accel_, host);
-    state.set_array(kAccelerations, std::move(host));
+    kept_.save(system, state);
   }
 
   void load(SecondOrderSystem<Real>& system, const StepperState<Real>& state) override {
-    const std::vector<Real>* a = state.find_array(kAccelerations);
-    const bool current = state.scalar(kCurrent) != Real(0);
-    if (current != (a != nullptr) || state.arrays().size() > 1 || state.scalars().size() != 1)
-      throw InputError("splitting stepper: not a state it saved");
-    accel_current_ = false;
-    if (!current) return;
-    ArrayDevice<Real>& device = system.device();
-    prepare(device, a->size());
-    device.copy_to_device(*a, accel_);
-    accel_current_ = true;
+    kept_.load(system, state, "splitting stepper");
   }
 
-  void clear() override { accel_current_ = false; }
+  void clear() override { kept_.current = false; }
 
  private:
-  static constexpr const char* kAccelerations = "accelerations";
-  static constexpr const char* kCurrent = "accelerations_current";
-
   // y ← y + c h k.
   static void update(ArrayDevice<Real>& device, DeviceBuffer<Real>& y, Real h, double c,
                      const DeviceBuffer<Real>& k) {
@@ -83,17 +65,7 @@ class SplittingArrayStepper final : public ArrayStepper<Real> {
     device.combine(y, y, h, coefficient, term);
   }
 
-  // The acceleration buffer on this device for n values; a new one holds no current a(x).
-  void prepare(ArrayDevice<Real>& device, std::size_t n) {
-    if (device_ == &device && accel_.size() == n) return;
-    accel_ = device.allocate(n);
-    accel_current_ = false;
-    device_ = &device;
-  }
-
-  const ArrayDevice<Real>* device_ = nullptr;
-  DeviceBuffer<Real> accel_;
-  bool accel_current_ = false;
+  KeptAccelerations<Real> kept_;
 };
 
 }  // namespace orrery

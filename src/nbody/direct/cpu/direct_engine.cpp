@@ -3,8 +3,9 @@
 //   a_i = G Σ_{j≠i} m_j (x_j − x_i) / (|x_j − x_i|² + ε_ij²)^{3/2},
 //   U   = −G Σ_{i<j} m_i m_j / (|x_j − x_i|² + ε_ij²)^{1/2},   ε_ij² = (ε_i² + ε_j²)/2
 // (Plummer softening; per-particle form as in W. Dehnen, MNRAS 324, 273, 2001). Threads own
-// contiguous, block-aligned ranges of targets; each target's sum and each energy row are
-// computed alone, so the bits do not depend on the thread count.
+// contiguous, block-aligned ranges of the target list (every body, or the listed ones); each
+// target's sum and each energy row are computed alone, so the bits depend neither on the thread
+// count nor on which other targets are listed.
 #include "direct_engine.hpp"
 
 #include <algorithm>
@@ -98,8 +99,19 @@ int DirectEngine<Real>::thread_count(std::size_t pairs) const {
 
 template <class Real>
 void DirectEngine<Real>::accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) {
+  if (every_body_.size() != mass_.size()) {
+    every_body_.resize(mass_.size());
+    for (std::size_t i = 0; i < every_body_.size(); ++i)
+      every_body_[i] = static_cast<std::uint32_t>(i);
+  }
+  accelerations_of(x, a, every_body_);
+}
+
+template <class Real>
+void DirectEngine<Real>::accelerations_of(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
+                                          std::span<const std::uint32_t> targets) {
   const DirectSources<Real> s = sources(x);
-  const std::size_t n = s.n;
+  const std::size_t n = s.n, m = targets.size();
   Real* ax = a.data();
   Real* ay = ax + n;
   Real* az = ay + n;
@@ -116,16 +128,16 @@ void DirectEngine<Real>::accelerations(const DeviceBuffer<Real>& x, DeviceBuffer
       block = ops.block_f32;
     }
     // Equal shares of whole blocks: every thread does the same work per target.
-    const std::size_t blocks = (n + block - 1) / block;
-    on_threads(thread_count(n * n), [&](std::size_t t, std::size_t threads) {
+    const std::size_t blocks = (m + block - 1) / block;
+    on_threads(thread_count(m * n), [&](std::size_t t, std::size_t threads) {
       const std::size_t begin = blocks * t / threads * block;
-      const std::size_t end = std::min(n, blocks * (t + 1) / threads * block);
-      if (begin < end) run(s, g, begin, end, ax, ay, az);
+      const std::size_t end = std::min(m, blocks * (t + 1) / threads * block);
+      if (begin < end) run(s, g, targets.data() + begin, end - begin, ax, ay, az);
     });
   } else {
-    on_threads(thread_count(n * n), [&](std::size_t t, std::size_t threads) {
-      for (std::size_t i = n * t / threads; i < n * (t + 1) / threads; ++i)
-        scalar_accelerations(s, g, i, ax, ay, az);
+    on_threads(thread_count(m * n), [&](std::size_t t, std::size_t threads) {
+      for (std::size_t k = m * t / threads; k < m * (t + 1) / threads; ++k)
+        scalar_accelerations(s, g, targets[k], ax, ay, az);
     });
   }
 }

@@ -24,6 +24,10 @@ class DirectEngine final : public ForceEngine<Real> {
   std::string kernel_name() const;
   void set_bodies(std::span<const Real> mass, std::span<const Real> softening) override;
   void accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) override;
+  // Work in proportion to the targets; accelerations() is this call for every body, so a target
+  // gets the same bits from both.
+  void accelerations_of(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
+                        std::span<const std::uint32_t> targets) override;
   void accelerations_and_potentials(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
                                     DeviceBuffer<Real>& phi) override;
   double potential_energy(const DeviceBuffer<Real>& x) override;
@@ -41,6 +45,7 @@ class DirectEngine final : public ForceEngine<Real> {
   const DirectKernel* kernel_;
   std::vector<Real> mass_;
   std::vector<Real> half_eps2_;
+  std::vector<std::uint32_t> every_body_;  // 0..N−1, the targets of accelerations()
   EngineTimings timings_;  // ε_i²/2, one per particle (all ε²/2 for a global ε)
 };
 

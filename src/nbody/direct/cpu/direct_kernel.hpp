@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -22,12 +23,13 @@ struct DirectSources {
   std::size_t n;
 };
 
-// a_i = g Σ_{j≠i} m_j (x_j − x_i)/r_ij³ for targets [begin, end), each sum over j in increasing
-// order. `begin` is a multiple of block(); the result of a target does not depend on the range
-// it is computed in.
+// a_i = g Σ_{j≠i} m_j (x_j − x_i)/r_ij³ for the targets i = targets[0..count) (ascending body
+// indices), each sum over j in increasing order; the result of a target does not depend on
+// which others are listed with it.
 template <class Real>
-using DirectAccelerationsFn = void (*)(const DirectSources<Real>& s, Real g, std::size_t begin,
-                                       std::size_t end, Real* ax, Real* ay, Real* az);
+using DirectAccelerationsFn = void (*)(const DirectSources<Real>& s, Real g,
+                                       const std::uint32_t* targets, std::size_t count, Real* ax,
+                                       Real* ay, Real* az);
 // rows[i] = Σ_{j>i} m_i m_j / √(r_ij² + ε_ij²) for i in [begin, end), with compensation.
 template <class Real>
 using DirectPotentialRowsFn = void (*)(const DirectSources<Real>& s, std::size_t begin,

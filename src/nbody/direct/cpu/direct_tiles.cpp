@@ -20,7 +20,9 @@
 // scalar loop. Variants may therefore differ in the last bits; within one variant results are
 // bit-identical across thread counts.
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "direct_kernel.hpp"
 #include "nbody/lane_inverse_sqrt.hpp"
@@ -100,41 +102,49 @@ struct TargetBlock {
   Lanes<R> ax[kBlocks], ay[kBlocks], az[kBlocks];
 };
 
-// Sources [jb, je) on the block whose first target is i0. SkipSelf: the range may hold a target
-// of the block itself, whose lane keeps its sum unchanged (exactly as if j = i were not there).
-template <class R, bool SkipSelf>
-ORRERY_HD void sweep(const DirectSources<R>& s, std::size_t jb, std::size_t je, std::size_t i0,
-                     TargetBlock<R>& t) {
+// Sources [jb, je) on a block of targets, every lane updated.
+template <class R>
+ORRERY_HD void sweep(const DirectSources<R>& s, std::size_t jb, std::size_t je, TargetBlock<R>& t) {
   using V = Lanes<R>;
-  constexpr int W = static_cast<int>(V::size());
   for (std::size_t j = jb; j < je; ++j) {
     const V sx(s.x[j]), sy(s.y[j]), sz(s.z[j]), sh(s.half_eps2[j]), sm(s.mass[j]);
     ORRERY_UNROLL
     for (int b = 0; b < kBlocks; ++b) {
       const V dx = sx - t.x[b], dy = sy - t.y[b], dz = sz - t.z[b];
-      const V r2 = softened_distance2(dx, dy, dz, t.half_eps2[b] + sh);
-      const V k = mass_over_cube<R>(r2, sm);
-      if constexpr (SkipSelf) {
-        // Lane l of vector b holds target i0 + b·W + l; j − i0 < kBlocks·W here, exact in R.
-        const V lane([b](auto l) { return static_cast<R>(b * W + static_cast<int>(l)); });
-        const auto other = lane != V(static_cast<R>(j - i0));
-        stdx::where(other, t.ax[b]) = mul_add(k, dx, t.ax[b]);
-        stdx::where(other, t.ay[b]) = mul_add(k, dy, t.ay[b]);
-        stdx::where(other, t.az[b]) = mul_add(k, dz, t.az[b]);
-      } else {
-        t.ax[b] = mul_add(k, dx, t.ax[b]);
-        t.ay[b] = mul_add(k, dy, t.ay[b]);
-        t.az[b] = mul_add(k, dz, t.az[b]);
-      }
+      const V k = mass_over_cube<R>(softened_distance2(dx, dy, dz, t.half_eps2[b] + sh), sm);
+      t.ax[b] = mul_add(k, dx, t.ax[b]);
+      t.ay[b] = mul_add(k, dy, t.ay[b]);
+      t.az[b] = mul_add(k, dz, t.az[b]);
     }
   }
 }
 
-// One block of kBlocks·W targets (tx..th) against source tile [tb, te); the sums so far are in
-// ax..az (ignored on the first tile) and go back there, times g after the last tile.
+// Source j, which is the target of some lanes (index[lane] == j): those lanes keep their sums
+// unchanged, exactly as if j were not there.
 template <class R>
-void accumulate_block(const DirectSources<R>& s, R g, std::size_t i0, const R* tx, const R* ty,
-                      const R* tz, const R* th, R* ax, R* ay, R* az, std::size_t tb,
+ORRERY_HD void sweep_self(const DirectSources<R>& s, std::size_t j, const std::size_t* index,
+                          TargetBlock<R>& t) {
+  using V = Lanes<R>;
+  constexpr int W = static_cast<int>(V::size());
+  const V sx(s.x[j]), sy(s.y[j]), sz(s.z[j]), sh(s.half_eps2[j]), sm(s.mass[j]);
+  ORRERY_UNROLL
+  for (int b = 0; b < kBlocks; ++b) {
+    const V dx = sx - t.x[b], dy = sy - t.y[b], dz = sz - t.z[b];
+    const V k = mass_over_cube<R>(softened_distance2(dx, dy, dz, t.half_eps2[b] + sh), sm);
+    const V own([&](auto l) { return index[b * W + static_cast<int>(l)] == j ? R(1) : R(0); });
+    const auto other = own == V(R(0));
+    stdx::where(other, t.ax[b]) = mul_add(k, dx, t.ax[b]);
+    stdx::where(other, t.ay[b]) = mul_add(k, dy, t.ay[b]);
+    stdx::where(other, t.az[b]) = mul_add(k, dz, t.az[b]);
+  }
+}
+
+// One block of kBlocks·W targets (tx..th; lane l is body index[l], ascending) against source
+// tile [tb, te); the sums so far are in ax..az (ignored on the first tile) and go back there,
+// times g after the last tile. A target's sum runs over j in increasing order, skipping itself.
+template <class R>
+void accumulate_block(const DirectSources<R>& s, R g, const std::size_t* index, const R* tx,
+                      const R* ty, const R* tz, const R* th, R* ax, R* ay, R* az, std::size_t tb,
                       std::size_t te, bool first, bool last) {
   using V = Lanes<R>;
   constexpr std::size_t W = V::size();
@@ -154,12 +164,16 @@ void accumulate_block(const DirectSources<R>& s, R g, std::size_t i0, const R* t
       t.az[b].copy_from(az + o, stdx::element_aligned);
     }
   }
-  // Only sources [i0, i0 + kBlocks·W) can be a target of this block.
-  const std::size_t self_begin = clamp_to(i0, tb, te);
-  const std::size_t self_end = clamp_to(i0 + kBlocks * W, tb, te);
-  sweep<R, false>(s, tb, self_begin, i0, t);
-  sweep<R, true>(s, self_begin, self_end, i0, t);
-  sweep<R, false>(s, self_end, te, i0, t);
+  // Only the block's own targets need a mask; a repeated index (padding) is swept once.
+  std::size_t j = tb;
+  for (std::size_t l = 0; l < kBlocks * W; ++l) {
+    const std::size_t self = index[l];
+    if (self < j || self >= te) continue;
+    sweep<R>(s, j, self, t);
+    sweep_self<R>(s, self, index, t);
+    j = self + 1;
+  }
+  sweep<R>(s, j, te, t);
   ORRERY_UNROLL
   for (int b = 0; b < kBlocks; ++b) {
     const std::size_t o = b * W;
@@ -174,38 +188,42 @@ void accumulate_block(const DirectSources<R>& s, R g, std::size_t i0, const R* t
   }
 }
 
+// Targets targets[0..count) (ascending body indices), gathered block by block into aligned
+// copies (the last block padded with its last target, whose extra lanes are never stored), the
+// sources streamed tile by tile past every block; each result written to its body.
 template <class R>
-void accelerations(const DirectSources<R>& s, R g, std::size_t begin, std::size_t end, R* ax,
-                   R* ay, R* az) {
+void accelerations(const DirectSources<R>& s, R g, const std::uint32_t* targets,
+                   std::size_t count, R* ax, R* ay, R* az) {
+  if (count == 0) return;
   constexpr std::size_t BW = kBlocks * Lanes<R>::size();
-  const std::size_t full_end = begin + (end - begin) / BW * BW;
-  const std::size_t tail = end - full_end;
-  // The last, partial block works on a padded copy (padding repeats the last target; its lanes
-  // are never stored).
-  alignas(64) R tail_targets[4][BW];
-  alignas(64) R tail_acc[3][BW];
-  for (std::size_t l = 0; tail > 0 && l < BW; ++l) {
-    const std::size_t i = full_end + (l < tail ? l : tail - 1);
-    tail_targets[0][l] = s.x[i];
-    tail_targets[1][l] = s.y[i];
-    tail_targets[2][l] = s.z[i];
-    tail_targets[3][l] = s.half_eps2[i];
-  }
+  const std::size_t blocks = (count + BW - 1) / BW;
+  struct alignas(64) Block {
+    R target[4][BW];
+    R acc[3][BW];
+    std::size_t index[BW];
+  };
+  std::vector<Block> work(blocks);
+  for (std::size_t b = 0; b < blocks; ++b)
+    for (std::size_t l = 0; l < BW; ++l) {
+      const std::size_t i = targets[lesser(b * BW + l, count - 1)];
+      work[b].index[l] = i;
+      work[b].target[0][l] = s.x[i];
+      work[b].target[1][l] = s.y[i];
+      work[b].target[2][l] = s.z[i];
+      work[b].target[3][l] = s.half_eps2[i];
+    }
   for (std::size_t tb = 0; tb < s.n; tb += kTile<R>) {
     const std::size_t te = lesser(s.n, tb + kTile<R>);
-    const bool first = tb == 0, last = te == s.n;
-    for (std::size_t i0 = begin; i0 < full_end; i0 += BW)
-      accumulate_block(s, g, i0, s.x + i0, s.y + i0, s.z + i0, s.half_eps2 + i0, ax + i0,
-                       ay + i0, az + i0, tb, te, first, last);
-    if (tail > 0)
-      accumulate_block(s, g, full_end, tail_targets[0], tail_targets[1], tail_targets[2],
-                       tail_targets[3], tail_acc[0], tail_acc[1], tail_acc[2], tb, te, first,
-                       last);
+    for (Block& w : work)
+      accumulate_block(s, g, w.index, w.target[0], w.target[1], w.target[2], w.target[3],
+                       w.acc[0], w.acc[1], w.acc[2], tb, te, tb == 0, te == s.n);
   }
-  for (std::size_t l = 0; l < tail; ++l) {
-    ax[full_end + l] = tail_acc[0][l];
-    ay[full_end + l] = tail_acc[1][l];
-    az[full_end + l] = tail_acc[2][l];
+  for (std::size_t k = 0; k < count; ++k) {
+    const Block& w = work[k / BW];
+    const std::size_t i = targets[k];
+    ax[i] = w.acc[0][k % BW];
+    ay[i] = w.acc[1][k % BW];
+    az[i] = w.acc[2][k % BW];
   }
 }
 

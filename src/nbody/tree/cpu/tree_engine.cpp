@@ -88,7 +88,8 @@ void TreeEngine<Real>::set_bodies(std::span<const Real> mass, std::span<const Re
 }
 
 template <class Real>
-void TreeEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi) {
+void TreeEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi,
+                                std::span<const std::uint32_t> targets) {
   const std::size_t n = mass_.size();
   if (x.size() < 3 * n)
     throw InputError(fmt::format("tree engine: positions hold {} values for {} bodies (3N expected)",
@@ -107,27 +108,57 @@ void TreeEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi)
   const Real theta = static_cast<Real>(options_.theta);
   const bool quadrupole = options_.multipole == Multipole::quadrupole;
   const std::size_t pad = kVectorised<Real> ? kernel_->ops->pad : 1;
+  // Listed targets only: a group without one is not walked; a group with some sums its lists
+  // for those alone, gathered, and the lists (the group's, whoever is listed) give each the
+  // bits of the full pass.
+  const bool all = targets.size() == n;
+  if (!all) {
+    listed_.assign(n, 0);
+    for (const std::uint32_t i : targets) listed_[i] = 1;
+  }
   std::atomic<std::size_t> next{0};
-  const int threads = threads_for_work(thread_limit_, n, kBodiesPerThread);
+  const int threads = threads_for_work(thread_limit_, all ? n : targets.size(), kBodiesPerThread);
   on_threads(threads, [&](std::size_t, std::size_t) {
     SourceList<Real> bodies, cells;
+    std::vector<std::uint32_t> picked;
+    std::vector<Real> gathered;
     for (std::size_t k = next++; k < groups.size(); k = next++) {
       const OctreeNode<Real>& g = tree_.nodes()[groups[k]];
+      GroupTargets<Real> t{&b.x[g.begin], &b.y[g.begin], &b.z[g.begin], &b.half_eps2[g.begin],
+                           g.count};
+      Real* out = sa + g.begin;
+      std::size_t stride = n;
+      if (!all) {
+        picked.clear();
+        for (std::uint32_t s = g.begin; s < g.begin + g.count; ++s)
+          if (listed_[b.original[s]]) picked.push_back(s);
+        if (picked.empty()) continue;
+        const std::size_t m = picked.size();
+        gathered.resize(8 * m);
+        for (std::size_t c = 0; c < m; ++c) {
+          gathered[c] = b.x[picked[c]], gathered[m + c] = b.y[picked[c]];
+          gathered[2 * m + c] = b.z[picked[c]], gathered[3 * m + c] = b.half_eps2[picked[c]];
+        }
+        t = {&gathered[0], &gathered[m], &gathered[2 * m], &gathered[3 * m], m};
+        out = &gathered[4 * m];
+        stride = m;
+      }
       walk_group(tree_, groups[k], theta, bodies, cells);
       pad_list(bodies, pad, false);
       pad_list(cells, pad, true);
-      const GroupTargets<Real> t{&b.x[g.begin], &b.y[g.begin], &b.z[g.begin],
-                                 &b.half_eps2[g.begin], g.count};
-      Real* ax = sa + g.begin;
-      Real* ay = ax + n;
-      Real* az = ay + n;
-      Real* ph = az + n;
+      Real* ax = out;
+      Real* ay = ax + stride;
+      Real* az = ay + stride;
+      Real* ph = az + stride;
       if constexpr (std::is_same_v<Real, double>)
         kernel_->ops->lists_f64(t, bodies, cells, quadrupole, ax, ay, az, ph);
       else if constexpr (std::is_same_v<Real, float>)
         kernel_->ops->lists_f32(t, bodies, cells, quadrupole, ax, ay, az, ph);
       else
         scalar_lists(t, bodies, cells, quadrupole, ax, ay, az, ph);
+      for (std::size_t c = 0; c < picked.size() && !all; ++c)
+        for (std::size_t part = 0; part < 4; ++part)
+          sa[part * n + picked[c]] = out[part * stride + c];
     }
   });
 
@@ -135,25 +166,41 @@ void TreeEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi)
   const Real g = static_cast<Real>(options_.g);
   for (std::size_t s = 0; s < n; ++s) {
     const std::uint32_t i = b.original[s];
+    if (!all && !listed_[i]) continue;
     a[i] = g * sa[s];
     a[n + i] = g * sa[n + s];
     a[2 * n + i] = g * sa[2 * n + s];
-    phi[i] = g * (sa[3 * n + s] + own_softened_potential(b.mass[s], b.half_eps2[s]));
+    if (phi) phi[i] = g * (sa[3 * n + s] + own_softened_potential(b.mass[s], b.half_eps2[s]));
   }
   timings_.force = seconds_since(t1);
 }
 
 template <class Real>
 void TreeEngine<Real>::accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) {
-  scratch_.resize(mass_.size());
-  evaluate(x, a.data(), scratch_.data());
+  evaluate(x, a.data(), nullptr, every_body());
+}
+
+template <class Real>
+void TreeEngine<Real>::accelerations_of(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
+                                        std::span<const std::uint32_t> targets) {
+  evaluate(x, a.data(), nullptr, targets);
 }
 
 template <class Real>
 void TreeEngine<Real>::accelerations_and_potentials(const DeviceBuffer<Real>& x,
                                                     DeviceBuffer<Real>& a,
                                                     DeviceBuffer<Real>& phi) {
-  evaluate(x, a.data(), phi.data());
+  evaluate(x, a.data(), phi.data(), every_body());
+}
+
+template <class Real>
+std::span<const std::uint32_t> TreeEngine<Real>::every_body() {
+  if (every_body_.size() != mass_.size()) {
+    every_body_.resize(mass_.size());
+    for (std::size_t i = 0; i < every_body_.size(); ++i)
+      every_body_[i] = static_cast<std::uint32_t>(i);
+  }
+  return every_body_;
 }
 
 template <class Real>

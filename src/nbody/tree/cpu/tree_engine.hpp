@@ -25,6 +25,10 @@ class TreeEngine final : public ForceEngine<Real> {
   ArrayDevice<Real>& device() override { return device_; }
   void set_bodies(std::span<const Real> mass, std::span<const Real> softening) override;
   void accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) override;
+  // Builds the whole tree, walks only the groups holding a target and sums their lists for the
+  // targets alone: the bits accelerations() gives them.
+  void accelerations_of(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
+                        std::span<const std::uint32_t> targets) override;
   void accelerations_and_potentials(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
                                     DeviceBuffer<Real>& phi) override;
   double potential_energy(const DeviceBuffer<Real>& x) override;
@@ -32,7 +36,10 @@ class TreeEngine final : public ForceEngine<Real> {
   EngineTimings last_timings() const override { return timings_; }
 
  private:
-  void evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi);
+  // a (and φ, unless null) for the targets (every body, or ascending indices).
+  void evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi,
+                std::span<const std::uint32_t> targets);
+  std::span<const std::uint32_t> every_body();
 
   EngineOptions options_;
   int thread_limit_;
@@ -42,7 +49,8 @@ class TreeEngine final : public ForceEngine<Real> {
   std::vector<Real> mass_, half_eps2_;
   Octree<Real> tree_;
   std::vector<Real> sorted_results_;  // a (3N) and φ (N) in sorted order
-  std::vector<Real> scratch_;         // φ when the caller wants only the accelerations
+  std::vector<std::uint32_t> every_body_;  // 0..N−1
+  std::vector<char> listed_;               // by body: a target of this evaluation
   DeviceBuffer<Real> scratch_a_, scratch_phi_;  // for potential_energy
   EngineTimings timings_;
 };
