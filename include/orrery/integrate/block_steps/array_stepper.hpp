@@ -129,7 +129,7 @@ class BlockLeapfrogArrayStepper final : public ArrayStepper<Real> {
 
   static void drift(ArrayDevice<Real>& device, DeviceBuffer<Real>& x, const DeviceBuffer<Real>& v,
                     Real dt) {
-    const double one[1] = {1.0};
+    const Real one[1] = {Real(1)};
     const DeviceBuffer<Real>* term[1] = {&v};
     device.combine(x, x, dt, one, term);
   }

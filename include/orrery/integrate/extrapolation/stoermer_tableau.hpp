@@ -57,7 +57,7 @@ class StoermerTableau {
       update(device, point_, x, Real(1), {1.0}, {&dx});
       system.accelerations(point_, a_);
       if (i == 1 && check_tolerance > 0 && !stable(device, v, check_tolerance)) return false;
-      update(device, dv, dv, h, {i < n ? 1.0 : 0.5}, {&a_});
+      update(device, dv, dv, h, {i < n ? Real(1) : Real(0.5)}, {&a_});
     }
     extrapolate(device, x_, j);
     extrapolate(device, v_, j);
@@ -96,7 +96,7 @@ class StoermerTableau {
 
   // out = y + h Σ c_i k_i.
   static void update(ArrayDevice<Real>& device, DeviceBuffer<Real>& out,
-                     const DeviceBuffer<Real>& y, Real h, std::initializer_list<double> c,
+                     const DeviceBuffer<Real>& y, Real h, std::initializer_list<Real> c,
                      std::initializer_list<const DeviceBuffer<Real>*> k) {
     device.combine(out, y, h, std::span(c.begin(), c.size()), std::span(k.begin(), k.size()));
   }

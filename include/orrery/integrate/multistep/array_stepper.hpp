@@ -45,7 +45,23 @@ class AdamsArrayStepper final : public ArrayStepper<Real> {
   static constexpr int K = Table::steps;
   using Starter = typename Table::Starter;
   static constexpr int S = Starter::stages;
-  static constexpr std::array<double, S> starter_b_ = detail::TableauArrays<Starter>::make_b();
+  // The weights rounded to Real once (the Adams weights are the table's doubles, exact for
+  // ab1–ab2 and rounded fractions beyond; the starter's come at the run's precision).
+  static const std::array<Real, S>& starter_b() { return detail::TableauArrays<Starter, Real>::get().b; }
+  template <std::size_t N>
+  static std::array<Real, N> in_real(const double (&w)[N]) {
+    std::array<Real, N> r{};
+    for (std::size_t j = 0; j < N; ++j) r[j] = static_cast<Real>(w[j]);
+    return r;
+  }
+  static const auto& predictor() {
+    static const auto weights = in_real(Table::predictor);
+    return weights;
+  }
+  static const auto& corrector() {
+    static const auto weights = in_real(Table::corrector);
+    return weights;
+  }
 
  public:
   StepReport<Real> step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
@@ -123,8 +139,8 @@ class AdamsArrayStepper final : public ArrayStepper<Real> {
     device.copy(v, velocity_[order_[0]]);
     device.copy(*starter_.A[0], acceleration_[order_[0]]);
     // x first: it reads v itself (as V_1), which the second update then overwrites.
-    device.combine(x, x, h, starter_b_, std::span(starter_.V, S));
-    device.combine(v, v, h, starter_b_, std::span(starter_.A, S));
+    device.combine(x, x, h, starter_b(), std::span(starter_.V, S));
+    device.combine(v, v, h, starter_b(), std::span(starter_.A, S));
   }
 
   void adams_step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
@@ -139,11 +155,11 @@ class AdamsArrayStepper final : public ArrayStepper<Real> {
       A[j] = &acceleration_[order_[j]];
     }
     if constexpr (!AdamsPredictorCorrector<Table>) {
-      device.combine(x, x, h, Table::predictor, V);
-      device.combine(v, v, h, Table::predictor, A);
+      device.combine(x, x, h, predictor(), V);
+      device.combine(v, v, h, predictor(), A);
     } else {
-      device.combine(predicted_x_, x, h, Table::predictor, V);
-      device.combine(predicted_v_, v, h, Table::predictor, A);
+      device.combine(predicted_x_, x, h, predictor(), V);
+      device.combine(predicted_v_, v, h, predictor(), A);
       system.accelerations(predicted_x_, predicted_a_);
       // The corrector's terms: f* first, then f_n, f_{n−1}, f_{n−2}.
       for (int j = K - 1; j > 0; --j) {
@@ -152,8 +168,8 @@ class AdamsArrayStepper final : public ArrayStepper<Real> {
       }
       V[0] = &predicted_v_;
       A[0] = &predicted_a_;
-      device.combine(x, x, h, Table::corrector, V);
-      device.combine(v, v, h, Table::corrector, A);
+      device.combine(x, x, h, corrector(), V);
+      device.combine(v, v, h, corrector(), A);
     }
   }
 
