@@ -2,13 +2,16 @@
 #include "orrery/integrate/integrator_registry.hpp"
 
 #include <cmath>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/integrate/ias15/array_stepper.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
+#include "orrery/integrate/register_integrator.hpp"
 #include "orrery/integrate/runge_kutta/adaptive_array_stepper.hpp"
 #include "orrery/integrate/runge_kutta/array_stepper.hpp"
 #include "orrery/integrate/splitting/array_stepper.hpp"
@@ -20,12 +23,16 @@ namespace {
 template <class Table>
 IntegratorInfo info_of() {
   constexpr bool symplectic = Table::family == IntegratorFamily::splitting;
+  constexpr bool registered = has_register_stepper<Table>;
   if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
     return {Table::name, Table::order,   Table::description, Table::family, Table::stages,
-            symplectic,  EmbeddedPair<Table>};
+            symplectic,  EmbeddedPair<Table>, registered, true};
+  else if constexpr (Table::family == IntegratorFamily::ias15)
+    return {Table::name, Table::order, Table::description, Table::family,
+            Table::typical_force_evaluations, symplectic, true, registered, Table::fp32};
   else
     return {Table::name, Table::order, Table::description, Table::family,
-            force_evaluations_per_step<Table>(), symplectic, false};
+            force_evaluations_per_step<Table>(), symplectic, false, registered, true};
 }
 
 template <class... Tables>
@@ -40,6 +47,7 @@ std::string_view family_name(IntegratorFamily family) {
     case IntegratorFamily::explicit_runge_kutta: return "explicit Runge–Kutta";
     case IntegratorFamily::splitting: return "symplectic splitting";
     case IntegratorFamily::multistep: return "multistep";
+    case IntegratorFamily::ias15: return "Gauss–Radau (IAS15)";
   }
   return "unknown";
 }
@@ -74,9 +82,8 @@ std::string integrators_markdown_table() {
 
 std::vector<std::string> adaptive_integrator_names() {
   std::vector<std::string> names;
-  [&]<class... Tables>(TableList<Tables...>) {
-    ((EmbeddedPair<Tables> ? names.push_back(Tables::name) : void()), ...);
-  }(IntegratorTables{});
+  for (const IntegratorInfo& info : integrators())
+    if (info.adaptive) names.emplace_back(info.name);
   return names;
 }
 
@@ -88,7 +95,17 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
   find_integrator(name);  // throws the error that names the valid ones
   std::unique_ptr<ArrayStepper<Real>> stepper;
   visit_integrator(name, [&]<class Table>() {
-    if constexpr (EmbeddedPair<Table>) {
+    if constexpr (Table::family == IntegratorFamily::ias15) {
+      if constexpr (std::is_same_v<Real, float> && !Table::fp32)
+        throw ParameterError("precision", "fp32",
+                             fmt::format("fp64 or fp128 for {} (its step control cannot resolve "
+                                         "fp32's rounding)",
+                                         name));
+      else
+        stepper = std::make_unique<Ias15ArrayStepper<Real>>(
+            tolerance > 0 ? tolerance : Table::default_tolerance);
+      return;
+    } else if constexpr (EmbeddedPair<Table>) {
       if (tolerance > 0) {
         stepper = std::make_unique<AdaptiveRkArrayStepper<Table, Real>>(tolerance);
         return;
@@ -96,12 +113,11 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
     }
     if (tolerance > 0)
       throw ParameterError("tolerance", fmt::format("{}", tolerance),
-                           fmt::format("0 for {} (fixed steps); step control needs an embedded "
-                                       "pair: {}",
+                           fmt::format("0 for {} (fixed steps); step control needs one of: {}",
                                        name, fmt::join(adaptive_integrator_names(), ", ")));
     if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
       stepper = std::make_unique<RkArrayStepper<Table, Real>>();
-    else
+    else if constexpr (Table::family == IntegratorFamily::splitting)
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
   });
   return stepper;

@@ -64,7 +64,8 @@ template <class Real>
 BodyState<Real, 3> register_run(const std::string& name, BodyState<Real, 3> s, Real h,
                                 const PairwiseGravity<3, Real>& gravity, int steps) {
   visit_integrator(name, [&]<class Table>() {
-    for (int i = 0; i < steps; ++i) register_step<Table>(s, h, gravity);
+    if constexpr (has_register_stepper<Table>)
+      for (int i = 0; i < steps; ++i) register_step<Table>(s, h, gravity);
   });
   return s;
 }
@@ -80,6 +81,7 @@ TYPED_TEST(RegisterArrayParity, RegisterAndArrayStepperGiveTheSameBits) {
   const PairwiseGravity<3, Real> gravity{{mass[0], mass[1], mass[2]}};
   const Real h(0.01);
   for (const std::string& name : integrator_names()) {
+    if (!find_integrator(name).register_stepper) continue;
     const BodyState<Real, 3> expected = register_run(name, three_bodies<Real>(), h, gravity, kSteps);
     test::ArrayRun<Real, 3> run(name, three_bodies<Real>(), mass, 1.0, "generic");
     for (int i = 0; i < kSteps; ++i) run.step(h);
@@ -107,6 +109,7 @@ TEST(StepperParity, GeneralMassesAgreeToRounding) {
   start.v[1] = {0, 0, 0};
   start.v[2] = {3, 0, 0};
   for (const std::string& name : integrator_names()) {
+    if (!find_integrator(name).register_stepper) continue;
     const BodyState<double, 3> expected = register_run(name, start, 0.001, gravity, kSteps);
     test::ArrayRun<double, 3> run(name, start, mass, g);
     for (int i = 0; i < kSteps; ++i) run.step(0.001);
@@ -122,7 +125,8 @@ TEST(StepperParity, GeneralMassesAgreeToRounding) {
 
 // A run resumed half way on a fresh engine and stepper, from the state and the stepper's saved
 // state (a checkpoint), gives the bits of an uninterrupted run; so does one whose stepper is
-// cleared before every step (for these methods the state is a(x), a function of x alone).
+// cleared before every step where the state is a(x), a function of x alone (not ias15's, which
+// carries the last step's polynomial and the compensations).
 TEST(StepperParity, ClearAndResumeGiveTheSameBits) {
   const double mass[3] = {1, 0.5, 2};
   const double h = 0.01;
@@ -144,7 +148,8 @@ TEST(StepperParity, ClearAndResumeGiveTheSameBits) {
     resumed.stepper().save(resumed.engine(), reloaded);
     expect_same_state(reloaded, saved, name + " saved state round trip");
     for (int i = kSteps / 2; i < kSteps; ++i) resumed.step(h);
-    expect_same_bits(with_clear.state(), plain.state(), name + " with clear");
+    if (find_integrator(name).family != IntegratorFamily::ias15)
+      expect_same_bits(with_clear.state(), plain.state(), name + " with clear");
     expect_same_bits(resumed.state(), plain.state(), name + " resumed");
     // A state replaced from outside, announced by clear(), continues as a fresh run from it:
     // the kept a(x) of the old state is not used.
@@ -200,10 +205,12 @@ TEST(StepperParity, LoadRefusesAForeignState) {
   EXPECT_THROW(leapfrog.stepper().load(leapfrog.engine(), empty), InputError);
 }
 
-// A fixed-step method reports every step accepted, of the size asked, with no error estimate.
+// A fixed-step method reports every step accepted, of the size asked, with no error estimate
+// (every method without --tolerance but ias15, which always controls its step).
 TEST(StepperParity, FixedStepReports) {
   const double mass[3] = {1, 0.5, 2};
   for (const std::string& name : integrator_names()) {
+    if (find_integrator(name).family == IntegratorFamily::ias15) continue;
     test::ArrayRun<double, 3> run(name, three_bodies<double>(), mass);
     const StepReport<double> r = run.stepper().step(run.engine(), run.x(), run.v(), 0.01);
     EXPECT_TRUE(r.accepted) << name;
@@ -252,6 +259,8 @@ class CountingSystem final : public SecondOrderSystem<double> {
 TEST(StepperParity, ForceEvaluationsPerStepMatchTheRegistry) {
   const double mass[3] = {1, 0.5, 2};
   for (const IntegratorInfo& info : integrators()) {
+    // ias15 iterates until converged: its count varies (tests/integrate/ias15_test.cpp).
+    if (info.family == IntegratorFamily::ias15) continue;
     test::ArrayRun<double, 3> run(info.name, three_bodies<double>(), mass);
     CountingSystem counting(run.engine());
     run.step(counting, 0.01);

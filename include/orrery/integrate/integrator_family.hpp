@@ -11,6 +11,7 @@ enum class IntegratorFamily {
   explicit_runge_kutta,  // integrate/runge_kutta/
   splitting,             // integrate/splitting/: symplectic drift/kick sequences
   multistep,             // integrate/multistep/: Adams–Bashforth with a one-step starter
+  ias15,                 // integrate/ias15/: Gauss–Radau predictor–corrector, adaptive
 };
 
 }  // namespace orrery

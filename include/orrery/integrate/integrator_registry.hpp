@@ -24,7 +24,9 @@ struct IntegratorInfo {
   IntegratorFamily family;
   int force_evaluations;  // per step, once steps follow each other (first same as last counted once)
   bool symplectic;        // preserves the phase-space volume (the splitting methods)
-  bool adaptive;          // takes --tolerance: an embedded pair for step-size control
+  bool adaptive;          // takes --tolerance: an embedded pair for step-size control, or ias15
+  bool register_stepper;  // has an ORRERY_HD register stepper (register_integrator.hpp)
+  bool fp32;              // runs in single precision (make_array_stepper<float>)
 };
 
 // Every integrator, in the order of integrate/integrator_tables.hpp.
@@ -39,8 +41,10 @@ std::string integrators_markdown_table();
 
 // The array stepper of the named integrator; throws as find_integrator. A tolerance > 0 turns on
 // step-size control (runge_kutta/adaptive_array_stepper.hpp), which only the embedded pairs have
-// (adaptive_integrator_names(); ParameterError("tolerance", ...) for any other). Instantiated for
-// float, double and float128.
+// (adaptive_integrator_names(); ParameterError("tolerance", ...) for any other). ias15 always
+// controls its step: the tolerance is its ε_b, and 0 takes Ias15::default_tolerance.
+// Instantiated for float, double and float128; ParameterError("precision", "fp32", ...) for a
+// method that does not run in fp32 (IntegratorInfo::fp32).
 template <class Real>
 std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name,
                                                        double tolerance = 0.0);

@@ -102,6 +102,12 @@ struct RegisterIntegrator<Table, T, N, IntegratorFamily::multistep> {
   }
 };
 
+// Whether the table has a register stepper (a RegisterIntegrator for its family): every family
+// but those that exist as array steppers only (ias15, whose step iterates and adapts).
+template <class Table>
+inline constexpr bool has_register_stepper =
+    requires { typename RegisterIntegrator<Table, double, 1>::Memory; };
+
 // One step of a one-step method from a state alone (no memory kept from an earlier step): what
 // a caller that does not keep the integrator's Memory between steps takes. A splitting method
 // then evaluates a(x) at the start of the step, which gives the bits of the kept a(x).
