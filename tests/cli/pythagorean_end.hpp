@@ -5,6 +5,8 @@
 // mass. A 40-digit Taylor integration gives a = 0.5524964 and e = 0.9886991 at t = 70.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <filesystem>
 
@@ -54,6 +56,22 @@ inline PythagoreanEnd read_pythagorean_end(const std::filesystem::path& run) {
   out.escaper_distance = std::sqrt(d2);
   out.escaper_rv = rv;
   return out;
+}
+
+// The end the problem must reach: at t = 70, its energy kept to `energy_bound`, the binary's a and
+// e within 10⁻³ of the Taylor values (the bound), the body of mass 3 unbound from the
+// binary's centre of mass, far away and leaving.
+inline constexpr double kPythagoreanOrbitBound = 1e-3;
+
+inline void expect_pythagorean_end(const std::filesystem::path& run, double energy_bound) {
+  const PythagoreanEnd end = read_pythagorean_end(run);
+  EXPECT_EQ(end.time, 70.0);
+  EXPECT_LT(std::abs(end.drift_energy), energy_bound);
+  EXPECT_NEAR(end.a, kPythagoreanBinaryA, kPythagoreanOrbitBound);
+  EXPECT_NEAR(end.e, kPythagoreanBinaryE, kPythagoreanOrbitBound);
+  EXPECT_GT(end.escaper_distance, 10 * end.a);
+  EXPECT_GT(end.escaper_rv, 0);
+  std::printf("a %.7f, e %.7f, energy drift %.3e\n", end.a, end.e, end.drift_energy);
 }
 
 }  // namespace orrery::test
