@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // IAS15 (integrate/ias15/): its spacings are the Gauss–Radau points, its fixed step converges at
-// order 15, its step control follows an eccentric Kepler orbit (e = 0.9) at the rounding of
-// fp64 over ten orbits, a rejected step changes nothing, and a system whose memory the host
-// cannot reach steps to the same bits through copies.
+// order 15, its step control follows an eccentric Kepler orbit (e = 0.9) with its energy kept to
+// the rounding of fp64 over ten orbits, a rejected step changes nothing, and a system whose memory
+// the host cannot reach steps to the same bits through copies.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -95,7 +95,7 @@ constexpr int kOrbits = 10;
 constexpr double kKeplerPhaseBound = 1e-10;   // the measured error, with a factor 4
 constexpr double kKeplerEnergyBound = 2e-15;  // ~10 ulps
 
-TEST(Ias15, EccentricKeplerOrbitsAtTheRoundingOfFp64) {
+TEST(Ias15, EccentricKeplerOrbitsKeepTheirEnergyToFp64Rounding) {
   KeplerOrbit<double> orbit;
   orbit.e = 0.9;
   const double mass[2] = {test::kKeplerMass, test::kKeplerMass};
