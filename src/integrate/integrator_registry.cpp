@@ -2,6 +2,7 @@
 #include "orrery/integrate/integrator_registry.hpp"
 
 #include <cmath>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,6 +10,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/integrate/extrapolation/array_stepper.hpp"
+#include "orrery/integrate/ias15/array_stepper.hpp"
 #include "orrery/integrate/block_steps/array_stepper.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
 #include "orrery/integrate/multistep/array_stepper.hpp"
@@ -45,6 +47,10 @@ IntegratorInfo info_of() {
   } else if constexpr (Table::family == IntegratorFamily::block_steps) {
     // One evaluation per body and step of its own; not symplectic once levels change.
     info.force_evaluations = 1;
+  } else if constexpr (Table::family == IntegratorFamily::ias15) {
+    info.force_evaluations = Table::typical_force_evaluations;
+    info.adaptive = true;
+    info.fp32 = Table::fp32;
   }
   return info;
 }
@@ -63,6 +69,7 @@ std::string_view family_name(IntegratorFamily family) {
     case IntegratorFamily::multistep: return "multistep";
     case IntegratorFamily::extrapolation: return "extrapolation";
     case IntegratorFamily::block_steps: return "block time steps";
+    case IntegratorFamily::ias15: return "Gauss–Radau (IAS15)";
   }
   return "unknown";
 }
@@ -111,7 +118,17 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
   find_integrator(name);  // throws the error that names the valid ones
   std::unique_ptr<ArrayStepper<Real>> stepper;
   visit_integrator(name, [&]<class Table>() {
-    if constexpr (EmbeddedPair<Table>) {
+    if constexpr (Table::family == IntegratorFamily::ias15) {
+      if constexpr (std::is_same_v<Real, float> && !Table::fp32)
+        throw ParameterError("precision", "fp32",
+                             fmt::format("fp64 or fp128 for {} (its step control cannot resolve "
+                                         "fp32's rounding)",
+                                         name));
+      else
+        stepper = std::make_unique<Ias15ArrayStepper<Real>>(
+            tolerance > 0 ? tolerance : Table::default_tolerance);
+      return;
+    } else if constexpr (EmbeddedPair<Table>) {
       if (tolerance > 0) {
         stepper = std::make_unique<AdaptiveRkArrayStepper<Table, Real>>(tolerance);
         return;
@@ -123,8 +140,7 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
     }
     if (tolerance > 0)
       throw ParameterError("tolerance", fmt::format("{}", tolerance),
-                           fmt::format("0 for {} (fixed steps); step control needs an embedded "
-                                       "pair or extrapolation: {}",
+                           fmt::format("0 for {} (fixed steps); step control needs one of: {}",
                                        name, fmt::join(adaptive_integrator_names(), ", ")));
     if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
       stepper = std::make_unique<RkArrayStepper<Table, Real>>();

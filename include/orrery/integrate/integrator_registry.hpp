@@ -33,6 +33,8 @@ struct IntegratorInfo {
   // clear() or a change of step size; "" and 0 for a one-step method.
   std::string_view starter = {};
   int starter_steps = 0;
+  // Runs in single precision (make_array_stepper<float>).
+  bool fp32 = true;
 };
 
 // Every integrator, in the order of integrate/integrator_tables.hpp.
@@ -47,9 +49,12 @@ std::string integrators_markdown_table();
 
 // The array stepper of the named integrator; throws as find_integrator. A tolerance > 0 turns on
 // step-size control (runge_kutta/adaptive_array_stepper.hpp), which only the embedded pairs have
-// (adaptive_integrator_names(); ParameterError("tolerance", ...) for any other). `block` sets the
-// levels of the block-step methods (ParameterError naming the option when out of range) and is
-// ignored by the others. Instantiated for float, double and float128.
+// (adaptive_integrator_names(); ParameterError("tolerance", ...) for any other). ias15 always
+// controls its step: the tolerance is its ε_b, and 0 takes Ias15::default_tolerance.
+// `block` sets the levels of the block-step methods (ParameterError naming the option when out
+// of range) and is ignored by the others. Instantiated for float, double and float128;
+// ParameterError("precision", "fp32", ...) for a method that does not run in fp32
+// (IntegratorInfo::fp32).
 template <class Real>
 std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name,
                                                        double tolerance = 0.0,

@@ -10,6 +10,7 @@
 #include "orrery/integrate/extrapolation/extrapolation_tables.hpp"
 #include "orrery/integrate/multistep/adams_methods.hpp"
 #include "orrery/integrate/block_steps/leapfrog_block.hpp"
+#include "orrery/integrate/ias15/ias15_table.hpp"
 #include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
 #include "orrery/integrate/runge_kutta/dop853.hpp"
 #include "orrery/integrate/runge_kutta/embedded_pairs.hpp"
@@ -34,7 +35,8 @@ using IntegratorTables =
     TableList<ExplicitEuler, SymplecticEuler, Midpoint, Kutta3, ClassicRK4, Fehlberg45, CashKarp,
               DormandPrince5, Verner65, Fehlberg78, DormandPrince853, Feagin10, Feagin12, Feagin14,
               LeapfrogKDK, Yoshida4, AdamsBashforth1, AdamsBashforth2, AdamsBashforth3,
-              AdamsBashforth4, AdamsBashforth5, AdamsBashforthMoulton4, BulirschStoer, LeapfrogBlock>;
+              AdamsBashforth4, AdamsBashforth5, AdamsBashforthMoulton4, BulirschStoer, LeapfrogBlock,
+              Ias15>;
 
 // Calls f.template operator()<Table>() with the table named `name` (a template lambda,
 // []<class Table>() { ... }); false when no table has that name.

@@ -18,6 +18,7 @@ class HostArrayDevice final : public ArrayDevice<Real> {
   explicit HostArrayDevice(int threads = 0, std::size_t min_elements_per_thread = 0);
 
   std::string name() const override { return "cpu"; }
+  bool host_accessible() const override { return true; }
   // The most threads this device uses (0: all).
   int threads() const { return threads_; }
 
