@@ -11,6 +11,7 @@
 #include "orrery/io/png_file.hpp"
 #include "orrery/io/run_store.hpp"
 #include "orrery/nbody/lagrangian_radii.hpp"
+#include "orrery/render/frame_image.hpp"
 #include "orrery/render/frame_overlay.hpp"
 #include "orrery/render/line_plot.hpp"
 
@@ -56,6 +57,10 @@ const std::vector<ParamField<PlotJob>>& plot_job_fields() {
 }
 
 PlotOutcome run_plot_job(const PlotJob& job) {
+  if (!can_draw_text())
+    throw RunError(
+        "this orrery was built without Cairo, which draws plots and the text on frames: install "
+        "libcairo2-dev (scripts/setup does) and build again");
   const RunFacts facts = read_run_facts(job.run);
   const std::string& units = facts.units;
   const std::string prefix = job.out.empty() ? facts.name : job.out;

@@ -19,6 +19,7 @@
 #include "orrery/nbody/diagnostics.hpp"
 #include "orrery/nbody/lagrangian_radii.hpp"
 #include "orrery/render/colormap.hpp"
+#include "orrery/render/frame_image.hpp"
 #include "orrery/render/frame_overlay.hpp"
 #include "orrery/render/particle_splat.hpp"
 #include "orrery/render/video_encoder.hpp"
@@ -108,6 +109,10 @@ const std::vector<ParamField<RenderJob>>& render_job_fields() {
 }
 
 RenderOutcome run_render_job(const RenderJob& job) {
+  if (!can_draw_text())
+    throw RunError(
+        "this orrery was built without Cairo, which draws plots and the text on frames: install "
+        "libcairo2-dev (scripts/setup does) and build again");
   const RunFacts facts = read_run_facts(job.run);
   for (auto [name, v] : {std::pair{"--width", job.width}, std::pair{"--height", job.height}})
     if (v % 2 != 0)

@@ -7,7 +7,13 @@
 
 #include "orrery/core/error.hpp"
 
+#if ORRERY_HAVE_CAIRO
+#include <cairo.h>
+#endif
+
 namespace orrery {
+
+bool can_draw_text() { return ORRERY_HAVE_CAIRO != 0; }
 
 RgbImage to_rgb_image(const FrameImage& frame) {
   RgbImage out{frame.width, frame.height, std::vector<std::uint8_t>(frame.pixels.size() * 3)};
@@ -20,6 +26,13 @@ RgbImage to_rgb_image(const FrameImage& frame) {
   return out;
 }
 
+#if !ORRERY_HAVE_CAIRO
+void draw_with_cairo(FrameImage&, const std::function<void(_cairo*)>&) {
+  throw RunError(
+      "this orrery was built without Cairo, which draws plots and the text on frames: install "
+      "libcairo2-dev (scripts/setup does) and build again");
+}
+#else
 void draw_with_cairo(FrameImage& frame, const std::function<void(cairo_t*)>& draw) {
   const int stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, frame.width);
   if (stride != frame.width * 4)
@@ -35,5 +48,7 @@ void draw_with_cairo(FrameImage& frame, const std::function<void(cairo_t*)>& dra
   draw(cr.get());
   cairo_surface_flush(surface.get());
 }
+
+#endif
 
 }  // namespace orrery

@@ -7,6 +7,10 @@
 
 #include "orrery/render/axis_ticks.hpp"
 
+#if ORRERY_HAVE_CAIRO
+#include <cairo.h>
+#endif
+
 namespace orrery {
 
 namespace {
@@ -49,7 +53,8 @@ void draw_frame_overlay(FrameImage& frame, const std::string& text, double pixel
   const double bar = step * pixels_per_unit;
   const std::string bar_label =
       fmt::format("{:g}{}{}", step, length_unit.name.empty() ? "" : " ", length_unit.name);
-  draw_with_cairo(frame, [&](cairo_t* cr) {
+  draw_with_cairo(frame, [&](_cairo* cr) {
+#if ORRERY_HAVE_CAIRO
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, font);
     cairo_set_source_rgb(cr, 0.92, 0.92, 0.92);
@@ -66,6 +71,9 @@ void draw_frame_overlay(FrameImage& frame, const std::string& text, double pixel
     cairo_stroke(cr);
     cairo_move_to(cr, font, y - 0.6 * font);
     cairo_show_text(cr, bar_label.c_str());
+  #else
+    (void)cr;  // draw_with_cairo has refused already
+#endif
   });
 }
 

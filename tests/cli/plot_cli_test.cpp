@@ -3,6 +3,8 @@
 // radii, each of the size asked, with its curves drawn in their colours.
 #include <gtest/gtest.h>
 
+#include "orrery/render/frame_image.hpp"
+
 #include "orrery/io/png_file.hpp"
 #include "run_cli.hpp"
 
@@ -25,6 +27,7 @@ int pixels_like(const RgbImage& image, Rgb8 colour) {
 }
 
 TEST(PlotCli, DrawsTheDriftAndTheLagrangianRadiiOfACluster) {
+  if (!can_draw_text()) GTEST_SKIP() << "built without Cairo";
   test::TempDir dir;
   auto r = run_cli({"sim", "--scene", "plummer", "--n", "64", "--seed", "1", "--dt", "0.01",
                     "--t-end", "2", "--every", "5", "--backend", "cpu", "--quiet", "--out",

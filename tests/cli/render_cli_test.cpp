@@ -4,6 +4,8 @@
 // without ffmpeg the frames are written and the encoding command is given.
 #include <gtest/gtest.h>
 
+#include "orrery/render/frame_image.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -86,6 +88,7 @@ std::filesystem::path* RenderCli::dir_ = nullptr;
 test::CliResult RenderCli::made_;
 
 TEST_F(RenderCli, AMovieHasOneFramePerSnapshotNeitherBlankNorSaturated) {
+  if (!can_draw_text()) GTEST_SKIP() << "built without Cairo";
   if (std::system("ffprobe -version > /dev/null 2>&1") != 0) GTEST_SKIP() << "no ffprobe here";
   const auto r = run_cli({"render", "galaxies", "--out", "movie.mp4", "--width", "320",
                           "--height", "180", "--fps", "10", "--color-by", "group",
@@ -109,6 +112,7 @@ TEST_F(RenderCli, AMovieHasOneFramePerSnapshotNeitherBlankNorSaturated) {
 }
 
 TEST_F(RenderCli, WithoutFfmpegTheFramesAreWrittenAndTheCommandGiven) {
+  if (!can_draw_text()) GTEST_SKIP() << "built without Cairo";
   const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
   ::setenv("PATH", "/nonexistent", 1);
   const auto r = run_cli({"render", "galaxies", "--out", "nothing.mp4", "--width", "64",
@@ -123,6 +127,7 @@ TEST_F(RenderCli, WithoutFfmpegTheFramesAreWrittenAndTheCommandGiven) {
 }
 
 TEST_F(RenderCli, RefusesWhatItCannotDraw) {
+  if (!can_draw_text()) GTEST_SKIP() << "built without Cairo";
   auto r = run_cli({"render", "galaxies", "--width", "321"}, *dir_);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--width: 321"), std::string::npos) << r.err;

@@ -8,9 +8,9 @@
 #include <functional>
 #include <vector>
 
-#include <cairo.h>
-
 #include "orrery/render/rgb_image.hpp"
+
+struct _cairo;  // cairo_t of <cairo.h>, which only the drawing sources include
 
 namespace orrery {
 
@@ -32,7 +32,11 @@ constexpr std::uint32_t pack_rgb(std::uint8_t r, std::uint8_t g, std::uint8_t b)
 
 RgbImage to_rgb_image(const FrameImage& frame);
 
-// Runs `draw` with a Cairo context on `frame`'s pixels; throws RunError when Cairo cannot.
-void draw_with_cairo(FrameImage& frame, const std::function<void(cairo_t*)>& draw);
+// Whether this build draws lines and text (with Cairo; ORRERY_HAVE_CAIRO).
+bool can_draw_text();
+
+// Runs `draw` with a Cairo context on `frame`'s pixels; throws RunError when Cairo cannot, or
+// when the build has no Cairo (saying which package brings it).
+void draw_with_cairo(FrameImage& frame, const std::function<void(_cairo*)>& draw);
 
 }  // namespace orrery
