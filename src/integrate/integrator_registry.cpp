@@ -8,6 +8,7 @@
 
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/integrate/implicit/array_stepper.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
 #include "orrery/integrate/runge_kutta/adaptive_array_stepper.hpp"
 #include "orrery/integrate/runge_kutta/array_stepper.hpp"
@@ -20,12 +21,21 @@ namespace {
 template <class Table>
 IntegratorInfo info_of() {
   constexpr bool symplectic = Table::family == IntegratorFamily::splitting;
-  if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
-    return {Table::name, Table::order,   Table::description, Table::family, Table::stages,
-            symplectic,  EmbeddedPair<Table>};
-  else
-    return {Table::name, Table::order, Table::description, Table::family,
-            force_evaluations_per_step<Table>(), symplectic, false};
+  constexpr bool registers = has_register_stepper<Table>;
+  if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta) {
+    return {Table::name,   Table::order,        Table::description,
+            Table::family, Table::stages,       symplectic,
+            EmbeddedPair<Table>, false,         Table::stages,
+            registers};
+  } else if constexpr (Table::family == IntegratorFamily::implicit_runge_kutta) {
+    const int per_sweep = nystrom_coefficients<Table, double>().implicit_stages();
+    return {Table::name,   Table::order, Table::description, Table::family, per_sweep,
+            Table::symplectic, false,    true,               Table::stages, registers};
+  } else {
+    constexpr int evaluations = force_evaluations_per_step<Table>();
+    return {Table::name,   Table::order, Table::description, Table::family, evaluations,
+            symplectic,    false,        false,              evaluations,   registers};
+  }
 }
 
 template <class... Tables>
@@ -40,6 +50,7 @@ std::string_view family_name(IntegratorFamily family) {
     case IntegratorFamily::explicit_runge_kutta: return "explicit Runge–Kutta";
     case IntegratorFamily::splitting: return "symplectic splitting";
     case IntegratorFamily::multistep: return "multistep";
+    case IntegratorFamily::implicit_runge_kutta: return "implicit Runge–Kutta";
   }
   return "unknown";
 }
@@ -67,8 +78,9 @@ std::string integrators_markdown_table() {
       "| name | family | order | force evaluations per step | description |\n"
       "|---|---|---|---|---|\n";
   for (const IntegratorInfo& info : integrators())
-    table += fmt::format("| `{}` | {} | {} | {} | {} |\n", info.name, family_name(info.family),
-                         info.order, info.force_evaluations, info.description);
+    table += fmt::format("| `{}` | {} | {} | {}{} | {} |\n", info.name, family_name(info.family),
+                         info.order, info.force_evaluations,
+                         info.implicit ? " per sweep" : "", info.description);
   return table;
 }
 
@@ -101,6 +113,8 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
                                        name, fmt::join(adaptive_integrator_names(), ", ")));
     if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta)
       stepper = std::make_unique<RkArrayStepper<Table, Real>>();
+    else if constexpr (Table::family == IntegratorFamily::implicit_runge_kutta)
+      stepper = std::make_unique<ImplicitArrayStepper<Table, Real>>();
     else
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
   });

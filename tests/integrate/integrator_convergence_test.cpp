@@ -69,7 +69,8 @@ double register_error(const std::string& name, int steps) {
   const PairwiseGravity<2, double> gravity{{test::kKeplerMass, test::kKeplerMass}};
   BodyState<double, 2> s = test::kepler_bodies(orbit);
   visit_integrator(name, [&]<class Table>() {
-    for (int i = 0; i < steps; ++i) register_step<Table>(s, h, gravity);
+    if constexpr (has_register_stepper<Table>)
+      for (int i = 0; i < steps; ++i) register_step<Table>(s, h, gravity);
   });
   return test::kepler_error(orbit, s, steps * h);
 }
@@ -106,7 +107,8 @@ void expect_nominal_order(const OrderCase& c, ErrorOf error_of) {
 
 TEST(IntegratorConvergence, RegisterStepperOrderOnKeplerEqualsNominal) {
   for (const OrderCase& c : kOrderCases)
-    if (!c.float128) expect_nominal_order(c, register_error);
+    if (!c.float128 && find_integrator(c.name).register_stepper)
+      expect_nominal_order(c, register_error);
 }
 
 TEST(IntegratorConvergence, ArrayStepperOrderOnKeplerEqualsNominal) {

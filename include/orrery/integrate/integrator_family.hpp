@@ -11,6 +11,14 @@ enum class IntegratorFamily {
   explicit_runge_kutta,  // integrate/runge_kutta/
   splitting,             // integrate/splitting/: symplectic drift/kick sequences
   multistep,             // integrate/multistep/: Adams–Bashforth with a one-step starter
+  implicit_runge_kutta,  // integrate/implicit/: collocation methods, stages solved by iteration
 };
+
+// Whether a table has a register stepper (integrate/register_integrator.hpp: small systems in
+// registers, the ensemble kernels) besides its array stepper. An implicit method has none: its
+// iteration to convergence has no fixed instruction count for a lane to unroll.
+template <class Table>
+inline constexpr bool has_register_stepper =
+    Table::family != IntegratorFamily::implicit_runge_kutta;
 
 }  // namespace orrery

@@ -23,8 +23,11 @@ struct IntegratorInfo {
   std::string_view description;  // one line
   IntegratorFamily family;
   int force_evaluations;  // per step, once steps follow each other (first same as last counted once)
-  bool symplectic;        // preserves the phase-space volume (the splitting methods)
+  bool symplectic;        // a symplectic map (the splitting methods, Gauss–Legendre, Lobatto IIIA–IIIB)
   bool adaptive;          // takes --tolerance: an embedded pair for step-size control
+  bool implicit;          // stage equations solved by iteration; force_evaluations is per sweep
+  int stages;             // force evaluations of one pass through the stages
+  bool register_stepper;  // also has a register stepper (has_register_stepper<Table>)
 };
 
 // Every integrator, in the order of integrate/integrator_tables.hpp.

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "orrery/integrate/implicit/collocation_tables.hpp"
 #include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
 #include "orrery/integrate/runge_kutta/embedded_pairs.hpp"
 #include "orrery/integrate/splitting/splitting_tables.hpp"
@@ -22,7 +23,9 @@ struct TableList {
 
 // In the order the registry lists them.
 using IntegratorTables = TableList<ExplicitEuler, SymplecticEuler, Midpoint, ClassicRK4, Fehlberg45,
-                                   CashKarp, DormandPrince5, LeapfrogKDK, Yoshida4>;
+                                   CashKarp, DormandPrince5, LeapfrogKDK, Yoshida4, Yoshida6,
+                                   Yoshida8, TrapezoidalRule, GaussLegendre4, GaussLegendre6,
+                                   GaussLegendre8, LobattoIIIAB4>;
 
 // Calls f.template operator()<Table>() with the table named `name` (a template lambda,
 // []<class Table>() { ... }); false when no table has that name.

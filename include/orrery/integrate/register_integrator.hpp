@@ -107,6 +107,7 @@ struct RegisterIntegrator<Table, T, N, IntegratorFamily::multistep> {
 // then evaluates a(x) at the start of the step, which gives the bits of the kept a(x).
 template <class Table, class T, int N, class Accel>
 ORRERY_HD void register_step(BodyState<T, N>& s, const T& h, const Accel& accel) {
+  static_assert(has_register_stepper<Table>, "an implicit method has only an array stepper");
   using Integrator = RegisterIntegrator<Table, T, N>;
   static_assert(Integrator::starter_steps == 0 && Integrator::parked_words == 0,
                 "a multistep method needs its history: keep its Memory between steps");
