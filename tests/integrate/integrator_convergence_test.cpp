@@ -42,6 +42,10 @@ const OrderCase kOrderCases[] = {
     {"euler", 1 << 15},   {"symplectic-euler", 1 << 12}, {"midpoint", 1 << 10},
     {"rk4", 1 << 9},      {"leapfrog", 1 << 9},           {"yoshida4", 1 << 7},
     {"cash-karp", 1 << 7},  {"fehlberg45", 1 << 11, true}, {"dopri5", 1 << 9, true},
+    {"yoshida6", 1 << 6},   {"trapezoid", 1 << 9},          {"gauss-legendre4", 1 << 7},
+    {"gauss-legendre6", 1 << 6}, {"lobatto3ab4", 1 << 7},
+    // Order 8 loses its line to fp64's rounding within three halvings: measured in float128.
+    {"yoshida8", 1 << 8, true}, {"gauss-legendre8", 1 << 6, true},
 };
 constexpr int kHalvings = 3;
 
