@@ -37,14 +37,14 @@ TEST(FixedPointRule, ConvergedWhenTheChangeVanishesOrStopsFallingAtRounding) {
 }
 
 TEST(FixedPointRule, AStallAboveRoundingIsNoConvergence) {
-  // fp64's rounding level is 2^−27 ≈ 7·10⁻⁹; fp32's 2^−12.
+  // fp64's rounding level is 2^−43 ≈ 1.1·10⁻¹³; fp32's 2^−14 ≈ 6·10⁻⁵.
   FixedPointRule fp64(53);
   EXPECT_EQ(fp64.after_sweep(1e-4), Verdict::iterate);
   EXPECT_EQ(fp64.after_sweep(2e-4), Verdict::iterate);  // a slow start, or a divergence
   EXPECT_EQ(fp64.after_sweep(3e-4), Verdict::iterate);
   FixedPointRule fp32(24);
-  EXPECT_EQ(fp32.after_sweep(1e-4), Verdict::iterate);
-  EXPECT_EQ(fp32.after_sweep(2e-4), Verdict::converged);
+  EXPECT_EQ(fp32.after_sweep(1e-5), Verdict::iterate);
+  EXPECT_EQ(fp32.after_sweep(2e-5), Verdict::converged);
 }
 
 TEST(FixedPointRule, FailsAtTheCapOrANonFiniteChange) {

@@ -109,7 +109,7 @@ EnergyHistory array_energy_history(const std::string& name, int orbits, int step
 // step). history(orbits, steps_per_orbit, block) runs the method.
 template <class History>
 void expect_bounded_energy_error(const char* name, int order, History history, int orbits,
-                                 int steps_per_orbit) {
+                                 int steps_per_orbit, bool check_order = true) {
   const int block = orbits / 10;
   const EnergyHistory run = history(orbits, steps_per_orbit, block);
   std::printf("%s: max |dE/E| first 10 orbits %.3e, first %d %.3e, last %d %.3e\n", name,
@@ -118,6 +118,7 @@ void expect_bounded_energy_error(const char* name, int order, History history, i
   // The bound is reached within the first orbits: the error oscillates, it does not grow.
   EXPECT_LE(run.first_block, kNoDriftFactor * run.first_orbits) << name;
   // ... and it is the method's O(h^p).
+  if (!check_order) return;
   const EnergyHistory half = history(10, 2 * steps_per_orbit, 10);
   std::printf("%s: ... first 10 orbits at half the step %.3e (ratio %.2f, 2^p = %g)\n", name,
               half.first_orbits, run.first_orbits / half.first_orbits, std::pow(2.0, order));
@@ -146,14 +147,18 @@ TEST(SymplecticIntegrators, Yoshida6And8EnergyErrorBounded) {
 }
 
 // The implicit symplectic methods through their array stepper, over fewer orbits (each step
-// iterates); the criteria are the same.
+// iterates); the criteria are the same, but for gauss-legendre8's O(h⁸): its bound reaches the
+// asymptotic ratio 2⁸ only where halving the step sinks it to fp64's rounding (measured 354 at
+// 50 → 100 steps, 3.5·10⁻¹² at 100); its order is measured in float128 instead
+// (integrator_convergence_test.cpp).
 TEST(SymplecticIntegrators, ImplicitSymplecticEnergyErrorBoundedOver1000Orbits) {
   for (const auto& [name, steps_per_orbit] : kImplicitStepsPerOrbit)
     expect_bounded_energy_error(name, find_integrator(name).order,
                                 [&](int orbits, int steps, int block) {
                                   return array_energy_history(name, orbits, steps, block);
                                 },
-                                kImplicitOrbits, steps_per_orbit);
+                                kImplicitOrbits, steps_per_orbit,
+                                std::string(name) != "gauss-legendre8");
 }
 
 // The same criterion rejects a non-symplectic method of leapfrog's order at leapfrog's step:

@@ -8,8 +8,9 @@
 // Δ_k ≥ Δ_{k−1} (Hairer, McLachlan & Razakarivony, BIT 48, 231 (2008): the rule that makes an
 // implicit method's rounding errors a random walk). No tolerance is involved, so the same rule
 // serves fp32, fp64 and float128. Two guards keep it from being fooled or looping forever:
-// - a Δ that stops falling while still above √u (u the unit roundoff) is not rounding but a slow
-//   start or a divergence: the iteration goes on;
+// - a Δ that stops falling while still above 2¹⁰ u (u the unit roundoff: the force's own rounding
+//   and that of a sum of stage terms, with room) is not rounding but a slow start or a
+//   divergence: the iteration goes on;
 // - after kMaxSweeps sweeps, or at a Δ that is not finite, it has failed.
 #pragma once
 
@@ -26,7 +27,7 @@ class FixedPointRule {
 
   // `mantissa_bits`: 24, 53 or 113.
   explicit FixedPointRule(int mantissa_bits)
-      : rounding_level_(std::ldexp(1.0, -(mantissa_bits + 1) / 2)) {}
+      : rounding_level_(std::ldexp(1.0, 10 - mantissa_bits)) {}
 
   // Takes Δ_k of the sweep just made.
   Verdict after_sweep(double change) {
