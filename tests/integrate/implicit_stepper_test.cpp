@@ -13,6 +13,7 @@
 #include <string>
 
 #include "array_run.hpp"
+#include "counting_system.hpp"
 #include "kepler_orbit.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/integrate/implicit/fixed_point_rule.hpp"
@@ -63,20 +64,7 @@ TEST(FixedPointRule, FailsAtTheCapOrANonFiniteChange) {
 constexpr const char* kImplicit[] = {"trapezoid", "gauss-legendre4", "gauss-legendre6",
                                      "gauss-legendre8", "lobatto3ab4"};
 
-// Counts the force evaluations an array stepper asks for.
-class CountingSystem final : public SecondOrderSystem<double> {
- public:
-  explicit CountingSystem(SecondOrderSystem<double>& inner) : inner_(inner) {}
-  int evaluations = 0;
-  ArrayDevice<double>& device() override { return inner_.device(); }
-  void accelerations(const DeviceBuffer<double>& x, DeviceBuffer<double>& a) override {
-    ++evaluations;
-    inner_.accelerations(x, a);
-  }
-
- private:
-  SecondOrderSystem<double>& inner_;
-};
+using test::CountingSystem;
 
 const double kMass[2] = {test::kKeplerMass, test::kKeplerMass};
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "array_run.hpp"
+#include "counting_system.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/physics/pairwise_gravity.hpp"
@@ -256,21 +257,7 @@ TEST(StepperParity, KeptAccelerationsGiveTheSameBits) {
   check.template operator()<Yoshida8>();
 }
 
-// Counts the force evaluations an array stepper asks for.
-class CountingSystem final : public SecondOrderSystem<double> {
- public:
-  explicit CountingSystem(SecondOrderSystem<double>& inner) : inner_(inner) {}
-  int evaluations = 0;
-
-  ArrayDevice<double>& device() override { return inner_.device(); }
-  void accelerations(const DeviceBuffer<double>& x, DeviceBuffer<double>& a) override {
-    ++evaluations;
-    inner_.accelerations(x, a);
-  }
-
- private:
-  SecondOrderSystem<double>& inner_;
-};
+using test::CountingSystem;
 
 // The registry's "force evaluations per step" is what the array stepper does once steps follow
 // each other (the first step of a first-same-as-last method evaluates once more). For an implicit
