@@ -26,12 +26,15 @@ std::string list_text() {
   std::string out = "Scenes (parameters with their defaults):\n\n" + scene_list_text();
   out += "\nIntegrators:\n\n";
   for (const auto& i : integrators())
-    out += fmt::format("  {:<17} order {}  {:<22} {:<11} {:<9} {}\n", i.name, i.order,
-                       family_name(i.family), i.symplectic ? "symplectic" : "",
-                       i.adaptive ? "adaptive" : "", i.description);
+    out += fmt::format("  {:<17} order {}  {:<22} {:>2} stages  {:<11} {:<9} {:<9} {}\n", i.name,
+                       i.order, family_name(i.family), i.stages,
+                       i.symplectic ? "symplectic" : "", i.adaptive ? "adaptive" : "",
+                       i.implicit ? "implicit" : "", i.description);
   out += "  (adaptive: --tolerance turns on step-size control; explicit methods only so far)\n";
   out += "  (multistep: the first steps, and those after a change of step such as one landing on\n"
          "   an --every-time output, are taken by the starter named)\n";
+  out += "  (implicit: the stages are solved by fixed-point iteration to rounding, each sweep\n"
+         "   evaluating the forces once per stage that depends on the others)\n";
   out += "\nEngines:\n\n";
   out += "  direct  all pairs, exact; CPU (SIMD, threads) and CUDA (tiles, all GPUs)\n";
   out += "  tree    Barnes–Hut octree, --theta and --multipole; CPU (groups, SIMD) and CUDA (one GPU)\n";

@@ -12,6 +12,7 @@
 #include "orrery/integrate/extrapolation/array_stepper.hpp"
 #include "orrery/integrate/ias15/array_stepper.hpp"
 #include "orrery/integrate/block_steps/array_stepper.hpp"
+#include "orrery/integrate/implicit/array_stepper.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
 #include "orrery/integrate/multistep/array_stepper.hpp"
 #include "orrery/integrate/register_integrator.hpp"
@@ -34,6 +35,11 @@ IntegratorInfo info_of() {
   if constexpr (Table::family == IntegratorFamily::explicit_runge_kutta) {
     info.force_evaluations = Table::stages;
     info.adaptive = EmbeddedPair<Table>;
+  } else if constexpr (Table::family == IntegratorFamily::implicit_runge_kutta) {
+    info.force_evaluations = nystrom_coefficients<Table, double>().implicit_stages();
+    info.symplectic = Table::symplectic;
+    info.implicit = true;
+    info.stages = Table::stages;
   } else if constexpr (Table::family == IntegratorFamily::splitting) {
     info.force_evaluations = force_evaluations_per_step<Table>();
     info.symplectic = true;
@@ -52,6 +58,7 @@ IntegratorInfo info_of() {
     info.adaptive = true;
     info.fp32 = Table::fp32;
   }
+  if (info.stages == 0) info.stages = info.force_evaluations;
   return info;
 }
 
@@ -70,6 +77,7 @@ std::string_view family_name(IntegratorFamily family) {
     case IntegratorFamily::extrapolation: return "extrapolation";
     case IntegratorFamily::block_steps: return "block time steps";
     case IntegratorFamily::ias15: return "Gauss–Radau (IAS15)";
+    case IntegratorFamily::implicit_runge_kutta: return "implicit Runge–Kutta";
   }
   return "unknown";
 }
@@ -97,8 +105,9 @@ std::string integrators_markdown_table() {
       "| name | family | order | force evaluations per step | description |\n"
       "|---|---|---|---|---|\n";
   for (const IntegratorInfo& info : integrators())
-    table += fmt::format("| `{}` | {} | {} | {} | {} |\n", info.name, family_name(info.family),
-                         info.order, info.force_evaluations, info.description);
+    table += fmt::format("| `{}` | {} | {} | {}{} | {} |\n", info.name, family_name(info.family),
+                         info.order, info.force_evaluations,
+                         info.implicit ? " per sweep" : "", info.description);
   return table;
 }
 
@@ -148,6 +157,8 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
       stepper = std::make_unique<AdamsArrayStepper<Table, Real>>();
     else if constexpr (Table::family == IntegratorFamily::block_steps)
       stepper = std::make_unique<BlockLeapfrogArrayStepper<Real>>(block);
+    else if constexpr (Table::family == IntegratorFamily::implicit_runge_kutta)
+      stepper = std::make_unique<ImplicitArrayStepper<Table, Real>>();
     else if constexpr (Table::family == IntegratorFamily::splitting)
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
   });

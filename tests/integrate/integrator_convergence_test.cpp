@@ -74,6 +74,10 @@ const OrderCase kOrderCases[] = {
     {"kutta3", 1 << 9},   {"ab1", 1 << 12},              {"ab2", 1 << 11},
     {"ab3", 1 << 10},     {"ab4", 1 << 9},               {"ab5", 1 << 7, false, 0.1},
     {"abm4", 1 << 10},
+    {"yoshida6", 1 << 6},   {"trapezoid", 1 << 9},          {"gauss-legendre4", 1 << 7},
+    {"gauss-legendre6", 1 << 6}, {"lobatto3ab4", 1 << 7},
+    // Order 8 loses its line to fp64's rounding within three halvings: measured in float128.
+    {"yoshida8", 1 << 8, true}, {"gauss-legendre8", 1 << 6, true},
 };
 
 double register_error(const OrderCase& c, int steps) {

@@ -52,6 +52,14 @@ TEST(IntegratorRegistry, ListsEveryIntegratorWithOrderAndCost) {
       {"bulirsch-stoer", 8, IntegratorFamily::extrapolation, 21},  // 1 + 2 + 4 + 6 + 8
       {"leapfrog-block", 2, IntegratorFamily::block_steps, 1},
       {"ias15", 15, IntegratorFamily::ias15, 15},
+      {"yoshida6", 6, IntegratorFamily::splitting, 7},
+      {"yoshida8", 8, IntegratorFamily::splitting, 15},
+      // Per sweep of the iteration: the stages that depend on the others.
+      {"trapezoid", 2, IntegratorFamily::implicit_runge_kutta, 1},
+      {"gauss-legendre4", 4, IntegratorFamily::implicit_runge_kutta, 2},
+      {"gauss-legendre6", 6, IntegratorFamily::implicit_runge_kutta, 3},
+      {"gauss-legendre8", 8, IntegratorFamily::implicit_runge_kutta, 4},
+      {"lobatto3ab4", 4, IntegratorFamily::implicit_runge_kutta, 2},
   };
   ASSERT_EQ(integrators().size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -66,12 +74,14 @@ TEST(IntegratorRegistry, ListsEveryIntegratorWithOrderAndCost) {
   }
 }
 
-TEST(IntegratorRegistry, MarksTheSymplecticAndTheAdaptive) {
-  std::vector<std::string> adaptive;
+TEST(IntegratorRegistry, MarksTheSymplecticTheAdaptiveAndTheImplicit) {
+  std::vector<std::string> adaptive, symplectic, implicit;
   for (const IntegratorInfo& info : integrators()) {
-    EXPECT_EQ(info.symplectic, info.family == IntegratorFamily::splitting) << info.name;
-    EXPECT_EQ(info.register_stepper, info.family != IntegratorFamily::extrapolation) << info.name;
     if (info.adaptive) adaptive.emplace_back(info.name);
+    if (info.symplectic) symplectic.emplace_back(info.name);
+    if (info.implicit) implicit.emplace_back(info.name);
+    EXPECT_EQ(info.implicit, info.family == IntegratorFamily::implicit_runge_kutta) << info.name;
+
   }
   EXPECT_EQ(adaptive, adaptive_integrator_names());
   EXPECT_EQ(adaptive, (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5", "verner65",
@@ -104,6 +114,28 @@ TEST(IntegratorRegistry, MarksTheArrayOnlyMethodsAndTheirStarters) {
                                                    "bulirsch-stoer", "leapfrog-block"}));
   EXPECT_EQ(adaptive,
             (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5", "ias15"}));
+  EXPECT_EQ(adaptive, (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5"}));
+  EXPECT_EQ(symplectic,
+            (std::vector<std::string>{"symplectic-euler", "leapfrog", "yoshida4", "yoshida6",
+                                      "yoshida8", "gauss-legendre4", "gauss-legendre6",
+                                      "gauss-legendre8", "lobatto3ab4"}));
+  EXPECT_EQ(implicit, (std::vector<std::string>{"trapezoid", "gauss-legendre4", "gauss-legendre6",
+                                                "gauss-legendre8", "lobatto3ab4"}));
+}
+
+// Stages, as sim --list shows them: a Runge–Kutta method's (explicit or implicit), a splitting
+// method's force evaluations (the leapfrogs Yoshida composes).
+TEST(IntegratorRegistry, CountsStages) {
+  for (const auto& [name, stages] :
+       std::vector<std::pair<std::string, int>>{{"rk4", 4},
+                                                {"dopri5", 7},
+                                                {"leapfrog", 1},
+                                                {"yoshida6", 7},
+                                                {"yoshida8", 15},
+                                                {"trapezoid", 2},
+                                                {"gauss-legendre8", 4},
+                                                {"lobatto3ab4", 3}})
+    EXPECT_EQ(find_integrator(name).stages, stages) << name;
 }
 
 TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
@@ -116,7 +148,9 @@ TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
     EXPECT_EQ(e.accepted(),
               "one of: euler, symplectic-euler, midpoint, kutta3, rk4, fehlberg45, cash-karp, "
               "dopri5, verner65, fehlberg78, dop853, feagin10, feagin12, feagin14, leapfrog, "
-              "yoshida4, ab1, ab2, ab3, ab4, ab5, abm4, bulirsch-stoer, leapfrog-block, ias15");
+              "yoshida4, yoshida6, yoshida8, ab1, ab2, ab3, ab4, ab5, abm4, trapezoid, "
+              "gauss-legendre4, gauss-legendre6, gauss-legendre8, lobatto3ab4, bulirsch-stoer, "
+              "leapfrog-block, ias15");
   }
   EXPECT_THROW(make_array_stepper<double>("leapfrog2"), ParameterError);
   EXPECT_THROW(make_array_stepper<float>(""), ParameterError);
@@ -139,9 +173,12 @@ TEST(IntegratorRegistry, MakesEveryArrayStepperInEveryPrecision) {
 constexpr double kRowSumRounding = 1e-13;
 
 // Consistency of every table: Σb = 1 and c_i = Σ_j a_ij; Σβ = 1; Σ drifts = Σ kicks = 1 exactly.
+// (The implicit tables': tests/integrate/collocation_coefficients_test.cpp.)
 template <class Table>
 void expect_consistent() {
-  if constexpr (Table::family == IntegratorFamily::block_steps) {
+  if constexpr (Table::family == IntegratorFamily::implicit_runge_kutta) {
+    return;
+  } else if constexpr (Table::family == IntegratorFamily::block_steps) {
     // No table of coefficients: its kicks and drifts are leapfrog's halves and wholes.
   } else if constexpr (Table::family == IntegratorFamily::extrapolation) {
     // The step numbers increase (each line is a finer basic step).
@@ -163,7 +200,7 @@ void expect_consistent() {
     double beta = 0;
     for (double b : Table::predictor) beta += b;
     EXPECT_DOUBLE_EQ(beta, 1.0) << Table::name;
-  } else {
+  } else if constexpr (Table::family == IntegratorFamily::splitting) {
     double drift = 0, kick = 0;
     for (const SplitOp& op : Table::ops) (op.kind == SplitKind::drift ? drift : kick) += op.coefficient;
     EXPECT_EQ(drift, 1.0) << Table::name;
@@ -185,6 +222,47 @@ TEST(IntegratorRegistry, YoshidaCoefficientsMeetTheOrderConditions) {
   EXPECT_LT(fabsq(2 * w1 * w1 * w1 + w0 * w0 * w0), 1e-15);
   const float128 exact = 1 / (2 - cbrtq(float128(2)));
   EXPECT_LE(fabsq(w1 - exact), float128(std::ldexp(1.0, -53)));
+}
+
+// Yoshida's order 6 and 8 (solution A): the drifts are the composition's weights
+// w_m … w_0 … w_m, the table is palindromic (time-symmetric), and the weights meet the order
+// conditions Σ w^q = 0, q = 3, 5 (, 7), in float128 to what rounding each weight to the table's
+// grid 2^−k allows: |Δ Σ w^q| ≤ Σ q |w|^{q−1} 2^{−k}. Yoshida's printed 15 digits (off by up to
+// 10⁻¹² for order 8) would fail that; they agree with them to his precision.
+template <class Table>
+void expect_yoshida_weights(const std::vector<double>& printed, double printed_precision) {
+  std::vector<float128> w;
+  for (const SplitOp& op : Table::ops)
+    if (op.kind == SplitKind::drift) w.push_back(op.coefficient);
+  const std::size_t m = printed.size();
+  ASSERT_EQ(w.size(), 2 * m + 1) << Table::name;
+  for (std::size_t i = 0; i < Table::ops.size(); ++i) {
+    EXPECT_EQ(Table::ops[i].kind, Table::ops[Table::ops.size() - 1 - i].kind) << Table::name;
+    EXPECT_EQ(Table::ops[i].coefficient, Table::ops[Table::ops.size() - 1 - i].coefficient);
+  }
+  for (int q = 3; q < Table::order; q += 2) {
+    float128 sum = 0, bound = 0;
+    for (float128 x : w) {
+      sum += powq(x, q);
+      bound += q * powq(fabsq(x), q - 1) * ldexpq(1, -Table::grid_exponent);
+    }
+    EXPECT_LE(fabsq(sum), bound) << Table::name << " q = " << q;
+  }
+  for (std::size_t i = 0; i < m; ++i)  // w_1 … w_m sit after w_0 in the drifts
+    EXPECT_NEAR(static_cast<double>(w[m + 1 + i]), printed[i], printed_precision) << Table::name;
+}
+
+TEST(IntegratorRegistry, Yoshida6And8WeightsMeetTheOrderConditions) {
+  // GNI §V.3.2, 26 digits; the literal's rounding and the grid 2^−52 move a weight by
+  // at most 2^−53 + 2^−54 < 1.7·10⁻¹⁶.
+  expect_yoshida_weights<Yoshida6>(
+      {-1.17767998417887100694641568, 0.23557321335935813368479318, 0.78451361047755726381949763},
+      1.7e-16);
+  // Yoshida (1990), Table 2, solution A, as printed.
+  expect_yoshida_weights<Yoshida8>({-1.61582374150097, -2.44699182370524, -0.716989419708120e-2,
+                                    2.44002732616735, 0.157739928123617, 1.82020630970714,
+                                    1.04242620869991},
+                                   1.2e-12);
 }
 
 // docs/integrators.md holds the registry's table as generated; regenerate it from the expected

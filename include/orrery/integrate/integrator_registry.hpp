@@ -24,8 +24,12 @@ struct IntegratorInfo {
   std::string_view description;  // one line
   IntegratorFamily family = IntegratorFamily::explicit_runge_kutta;
   int force_evaluations = 0;  // per step, once steps follow each other (first same as last once)
-  bool symplectic = false;    // preserves the phase-space volume
+  bool symplectic = false;    // a symplectic map (splitting, Gauss–Legendre, Lobatto IIIA–IIIB)
   bool adaptive = false;      // takes --tolerance: step-size control
+  // Stage equations solved by iteration (force_evaluations is then per sweep).
+  bool implicit = false;
+  // Force evaluations of one pass through the stages (a step's for the explicit methods).
+  int stages = 0;
   // Whether the table also has a register stepper (has_register_stepper,
   // integrate/register_integrator.hpp); false: an array stepper only.
   bool register_stepper = true;

@@ -11,6 +11,7 @@
 #include "orrery/integrate/multistep/adams_methods.hpp"
 #include "orrery/integrate/block_steps/leapfrog_block.hpp"
 #include "orrery/integrate/ias15/ias15_table.hpp"
+#include "orrery/integrate/implicit/collocation_tables.hpp"
 #include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
 #include "orrery/integrate/runge_kutta/dop853.hpp"
 #include "orrery/integrate/runge_kutta/embedded_pairs.hpp"
@@ -34,9 +35,10 @@ struct TableList {
 using IntegratorTables =
     TableList<ExplicitEuler, SymplecticEuler, Midpoint, Kutta3, ClassicRK4, Fehlberg45, CashKarp,
               DormandPrince5, Verner65, Fehlberg78, DormandPrince853, Feagin10, Feagin12, Feagin14,
-              LeapfrogKDK, Yoshida4, AdamsBashforth1, AdamsBashforth2, AdamsBashforth3,
-              AdamsBashforth4, AdamsBashforth5, AdamsBashforthMoulton4, BulirschStoer, LeapfrogBlock,
-              Ias15>;
+              LeapfrogKDK, Yoshida4, Yoshida6, Yoshida8, AdamsBashforth1, AdamsBashforth2,
+              AdamsBashforth3, AdamsBashforth4, AdamsBashforth5, AdamsBashforthMoulton4,
+              TrapezoidalRule, GaussLegendre4, GaussLegendre6, GaussLegendre8, LobattoIIIAB4,
+              BulirschStoer, LeapfrogBlock, Ias15>;
 
 // Calls f.template operator()<Table>() with the table named `name` (a template lambda,
 // []<class Table>() { ... }); false when no table has that name.

@@ -11,10 +11,12 @@
 // names. A table is a type with constexpr data, so one table serves the register stepper
 // (splitting/register_stepper.hpp) and the array stepper (splitting/array_stepper.hpp) alike.
 // Coefficients are doubles; those below are exact in binary where they can be (1/2) and chosen so
-// that Σ c = Σ d = 1 holds exactly where they cannot (Yoshida's).
+// that Σ c = Σ d = 1 holds exactly where they cannot (Yoshida's), also in float128.
 #pragma once
 
+#include <array>
 #include <concepts>
+#include <cstddef>
 
 #include "orrery/core/hd.hpp"
 #include "orrery/integrate/integrator_family.hpp"
@@ -79,6 +81,116 @@ struct Yoshida4 {
       {SplitKind::kick, (1.0 - yoshida::w1) / 2}, {SplitKind::drift, yoshida::w0},
       {SplitKind::kick, (1.0 - yoshida::w1) / 2}, {SplitKind::drift, yoshida::w1},
       {SplitKind::kick, yoshida::w1 / 2}};
+};
+
+// Yoshida's symmetric compositions of 2m + 1 leapfrogs with steps w_m h, …, w_1 h, w_0 h, w_1 h, …,
+// w_m h (H. Yoshida, Phys. Lett. A 150, 262 (1990), §5; Hairer, Lubich & Wanner, GNI §V.3.2),
+// w_0 = 1 − 2 Σ w_i, adjacent half kicks merged: drifts w_m … w_0 … w_m, kicks w_m/2,
+// (w_m + w_{m−1})/2, …, (w_1 + w_0)/2, (w_0 + w_1)/2, …, w_m/2. The weights solve the order
+// conditions of a symmetric composition of a symmetric method (Σ w = 1, Σ w³ = Σ w⁵ = 0 and the
+// commutator conditions: 4 for order 6 with m = 3, 8 for order 8 with m = 7).
+//
+// In float128 a coefficient's rounding is an error of the method, and one in Σ drifts or Σ kicks
+// is an error O(1) in h. So the weights w_1 … w_m are rounded to a common grid 2^−k, coarse enough
+// that w_0 and every kick (w_i + w_{i−1})/2 are exact doubles and the drifts and the kicks each sum
+// to exactly 1 (checked below, term by term in order); the remaining conditions then hold to the
+// grid's size, their error O(h²) and smaller.
+namespace detail {
+
+// x rounded to a multiple of 2^−k.
+constexpr double on_grid(double x, int k) {
+  double scale = 1;
+  for (int i = 0; i < k; ++i) scale *= 2;
+  const double y = x * scale;
+  long long n = static_cast<long long>(y);    // toward zero
+  const double rest = y - static_cast<double>(n);  // exact
+  n += rest >= 0.5 ? 1 : rest <= -0.5 ? -1 : 0;
+  return static_cast<double>(n) / scale;
+}
+
+// The operations of the composition with weights w_1 … w_M (w_0 follows from Σ = 1) on grid 2^−k.
+template <int M>
+constexpr std::array<SplitOp, 4 * M + 3> symmetric_composition(const double (&weights)[M],
+                                                               int k) {
+  double w[M + 1] = {};  // w[0] = w_0
+  double inner = 0;
+  for (int i = 0; i < M; ++i) {
+    w[i + 1] = on_grid(weights[i], k);
+    inner += w[i + 1];
+  }
+  w[0] = 1 - 2 * inner;
+  std::array<SplitOp, 4 * M + 3> ops{};
+  int n = 0;
+  double previous = 0;  // the weight of the drift before, 0 before the first
+  for (int j = -M; j <= M; ++j) {
+    const double wj = w[j < 0 ? -j : j];
+    ops[n++] = {SplitKind::kick, (previous + wj) / 2};
+    ops[n++] = {SplitKind::drift, wj};
+    previous = wj;
+  }
+  ops[n] = {SplitKind::kick, previous / 2};
+  return ops;
+}
+
+// Whether the drifts and the kicks each sum to 1 exactly, term by term in order (each partial sum
+// an exact double: the sums compared are those of the real numbers).
+template <std::size_t L>
+constexpr bool sums_are_exactly_one(const std::array<SplitOp, L>& ops) {
+  for (SplitKind kind : {SplitKind::drift, SplitKind::kick}) {
+    double sum = 0;
+    for (const SplitOp& op : ops) {
+      if (op.kind != kind) continue;
+      const double next = sum + op.coefficient;
+      if (next - sum != op.coefficient || next - op.coefficient != sum) return false;
+      sum = next;
+    }
+    if (sum != 1.0) return false;
+  }
+  return true;
+}
+
+}  // namespace detail
+
+// Solution A of order 6 (Yoshida 1990, Table 1): w_1 … w_3 to 40 digits, from Newton's method on
+// the order conditions started at Yoshida's printed 15 digits; they agree with the 26 digits of
+// GNI §V.3.2. Grid 2^−52.
+struct Yoshida6 {
+  static constexpr const char* name = "yoshida6";
+  static constexpr IntegratorFamily family = IntegratorFamily::splitting;
+  static constexpr const char* description =
+      "Yoshida's 6th-order composition of seven leapfrogs (solution A)";
+  static constexpr int order = 6;
+  static constexpr double weights[3] = {-1.177679984178871006946415680964315734639,
+                                        0.2355732133593581336847931829785346016865,
+                                        0.7845136104775572638194976338663498757768};
+  static constexpr int grid_exponent = 52;
+  static constexpr int length = 15;
+  static constexpr std::array<SplitOp, length> ops =
+      detail::symmetric_composition(weights, grid_exponent);
+  static_assert(detail::sums_are_exactly_one(ops));
+};
+
+// Solution A of order 8 (Yoshida 1990, Table 2): w_1 … w_7 to 40 digits, by the same Newton's
+// method from Yoshida's 15 digits (which are accurate to about 10⁻¹²). Grid 2^−49 (the kicks
+// reach 2.1, their partial sums 5).
+struct Yoshida8 {
+  static constexpr const char* name = "yoshida8";
+  static constexpr IntegratorFamily family = IntegratorFamily::splitting;
+  static constexpr const char* description =
+      "Yoshida's 8th-order composition of fifteen leapfrogs (solution A)";
+  static constexpr int order = 8;
+  static constexpr double weights[7] = {-1.615823741500653784787940197458742165897,
+                                        -2.446991823704245889294691452381462484561,
+                                        -0.007169894197095332099806129249649109481199,
+                                        2.440027326166344063816895897619430943538,
+                                        0.1577399281237083213428257830795420048405,
+                                        1.820206309706980069331733166121399780809,
+                                        1.042426208699704264348953268397656476106};
+  static constexpr int grid_exponent = 49;
+  static constexpr int length = 31;
+  static constexpr std::array<SplitOp, length> ops =
+      detail::symmetric_composition(weights, grid_exponent);
+  static_assert(detail::sums_are_exactly_one(ops));
 };
 
 // A type is a splitting table when it has a sequence of drift/kick operations.
