@@ -8,7 +8,7 @@
 //   symplectic: b_i â_ij + b_j a_ji = b_i b_j
 //
 // Also: a float128 coefficient keeps its precision through the device's double-coefficient
-// update (implicit/precise_combine.hpp).
+// update (ArrayDevice::combine takes coefficients in the state's type).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,7 +18,6 @@
 #include "orrery/device/cpu/host_array_device.hpp"
 #include "orrery/integrate/implicit/collocation_tables.hpp"
 #include "orrery/integrate/implicit/nystrom_coefficients.hpp"
-#include "orrery/integrate/implicit/precise_combine.hpp"
 
 namespace orrery {
 namespace {
@@ -133,7 +132,7 @@ TEST(CollocationCoefficients, OnlyTheStagesAtXAreExplicit) {
 }
 
 // out = y + h·c·k with c = 1/3 in float128: the double-coefficient update alone would give
-// c rounded to 53 bits (off by 2·10⁻¹⁷); the precise one is within an ulp or two of float128.
+// c rounded to 53 bits (off by 2·10⁻¹⁷); the float128 one is within an ulp or two of float128.
 TEST(CollocationCoefficients, Float128CoefficientsKeepTheirPrecisionOnTheDevice) {
   HostArrayDevice<Q> device(1);
   DeviceBuffer<Q> y = device.allocate(1), k = device.allocate(1), out = device.allocate(1);
@@ -142,12 +141,11 @@ TEST(CollocationCoefficients, Float128CoefficientsKeepTheirPrecisionOnTheDevice)
   const Q third = Q(1) / 3;
   const Q c[1] = {third};
   const DeviceBuffer<Q>* terms[1] = {&k};
-  PreciseCombine<Q> combine;
-  combine(device, out, y, Q(1), c, terms);
+  device.combine(out, y, Q(1), c, terms);
   Q got[1];
   device.copy_to_host(out, got);
   EXPECT_LE(gap(got[0], third), 1e-33);
-  const double rounded[1] = {static_cast<double>(third)};
+  const Q rounded[1] = {Q(static_cast<double>(third))};
   device.combine(out, y, Q(1), rounded, terms);
   device.copy_to_host(out, got);
   EXPECT_GT(gap(got[0], third), 1e-18);

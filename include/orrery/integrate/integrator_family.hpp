@@ -17,11 +17,4 @@ enum class IntegratorFamily {
   implicit_runge_kutta,  // integrate/implicit/: collocation methods, stages solved by iteration
 };
 
-// Whether a table has a register stepper (integrate/register_integrator.hpp: small systems in
-// registers, the ensemble kernels) besides its array stepper. An implicit method has none: its
-// iteration to convergence has no fixed instruction count for a lane to unroll.
-template <class Table>
-inline constexpr bool has_register_stepper =
-    Table::family != IntegratorFamily::implicit_runge_kutta;
-
 }  // namespace orrery

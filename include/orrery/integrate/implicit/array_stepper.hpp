@@ -22,7 +22,7 @@
 // "history" 1, else "history" 0 alone), load() puts them back, so a resumed run starts each
 // iteration where the uninterrupted one did and gives its bits.
 //
-// Every coefficient is in the state's type (precise_combine.hpp). Δ needs the maximum of the
+// Every coefficient is in the state's type (ArrayDevice::combine takes them so). Δ needs the maximum of the
 // stage accelerations and of their change, taken on the host after copying them out (as the step
 // control of the explicit pairs does; a reduction on the device is to come). An iteration that
 // fails throws RunError before x, v or the state change. No error estimate; every step that
@@ -44,7 +44,6 @@
 #include "orrery/integrate/array_stepper.hpp"
 #include "orrery/integrate/implicit/fixed_point_rule.hpp"
 #include "orrery/integrate/implicit/nystrom_coefficients.hpp"
-#include "orrery/integrate/implicit/precise_combine.hpp"
 
 namespace orrery {
 
@@ -74,8 +73,8 @@ class ImplicitArrayStepper final : public ArrayStepper<Real> {
       velocity_weights[j] = k_.b[j];
       terms[j + 1] = &values_[j];
     }
-    combine_(device, x, x, h, position_weights, terms);
-    combine_(device, v, v, h, velocity_weights, std::span(terms + 1, S));
+    device.combine(x, x, h, position_weights, terms);
+    device.combine(v, v, h, velocity_weights, std::span(terms + 1, S));
     for (int j = 0; j < S; ++j) std::swap(values_[j], history_[j]);
     previous_step_ = h;
     has_history_ = true;
@@ -138,7 +137,7 @@ class ImplicitArrayStepper final : public ArrayStepper<Real> {
       }
       const Real c[1] = {k_.c[i]};
       const DeviceBuffer<Real>* term[1] = {&v};
-      combine_(system.device(), position_, x, h, c, term);
+      system.device().combine(position_, x, h, c, term);
       system.accelerations(position_, values_[i]);
     }
   }
@@ -176,7 +175,7 @@ class ImplicitArrayStepper final : public ArrayStepper<Real> {
           if (m != j) l *= (tau - k_.c[m]) / (k_.c[j] - k_.c[m]);
         weights[j] = j == 0 ? l - Real(1) : l;
       }
-      combine_(device, values_[i], history_[0], Real(1), weights, past);
+      device.combine(values_[i], history_[0], Real(1), weights, past);
     }
   }
 
@@ -195,7 +194,7 @@ class ImplicitArrayStepper final : public ArrayStepper<Real> {
         Real weights[S + 1];
         weights[0] = k_.c[i];
         for (int j = 0; j < S; ++j) weights[j + 1] = h * k_.a_bar[i][j];
-        combine_(device, position_, x, h, weights, terms);
+        device.combine(position_, x, h, weights, terms);
         system.accelerations(position_, next_[i]);
         measure(device, next_[i], values_[i], largest, change);
       }
@@ -245,7 +244,6 @@ class ImplicitArrayStepper final : public ArrayStepper<Real> {
   }
 
   const NystromCoefficients<S, Real> k_ = nystrom_coefficients<Table, Real>();
-  PreciseCombine<Real> combine_;
   const ArrayDevice<Real>* device_ = nullptr;
   std::array<DeviceBuffer<Real>, S> values_, next_, history_;
   DeviceBuffer<Real> position_;
