@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Everything the lent GPU machine checks before a submission, in one call: build with CUDA
+# (sm_90), the whole test suite through ctest on all cores (the CUDA tests run there, against the
+# CPU paths), then the tree benchmarks of bench/README.md ("Barnes–Hut tree on CUDA"): one
+# evaluation at 10⁵, 10⁶, 10⁷ bodies in fp32 and fp64, accelerations alone, and the steps
+# (10⁷ and 2·10⁸ Plummer bodies, the 10⁶-body collision in fp64 SI and fp32 N-body units).
+# Outputs in $OUT (default ./gpu-out): the test log and the benchmarks' JSON.
+set -uo pipefail
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+cd "$(dirname "$0")/.."
+echo "== machine"; nvidia-smi -L; nproc
+echo "== build"
+source bench/gpu_build.sh
+gpu_build || { echo "build failed"; exit 1; }
+echo "== tests"
+ctest --test-dir build-gpu -j "$(nproc)" --timeout 300 > "$OUT/ctest.txt" 2>&1
+grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run" "$OUT/ctest.txt" | head -30
+grep -c "Passed" "$OUT/ctest.txt"
+echo "== GPU tests that ran (not skipped)"
+./build-gpu/bin/orrery_tests --gtest_filter='Cuda*:CudaAccelerationsOf*' 2>&1 | grep -E "^\[ *(PASSED|FAILED|SKIPPED) *\]" | head
+echo "== benchmarks"
+timeout "${BENCH_LIMIT:-300}" ./build-gpu/bin/orrery_bench \
+  --benchmark_filter="${BENCH:-tree/cuda|tree_accelerations/cuda|tree_step/cuda}" \
+  --benchmark_out="$OUT/tree_bench.json" --benchmark_out_format=json --benchmark_format=console 2>&1 \
+  | grep -E "/|Run on" | head -30
