@@ -14,7 +14,7 @@ echo "== build"
 source bench/gpu_build.sh
 gpu_build || { echo "build failed"; exit 1; }
 echo "== tests"
-ctest --test-dir build-gpu -j "$(nproc)" --timeout 300 > "$OUT/ctest.txt" 2>&1
+ctest --test-dir build-gpu -j "$(nproc)" --timeout 300 --output-on-failure > "$OUT/ctest.txt" 2>&1
 grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run" "$OUT/ctest.txt" | head -30
 grep -c "Passed" "$OUT/ctest.txt"
 echo "== GPU tests that ran (not skipped)"

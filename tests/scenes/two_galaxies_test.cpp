@@ -151,6 +151,7 @@ TEST(SceneTwoGalaxies, NbodyUnitsAreTheSameCollision) {
   const double a_si = pull(si, 5), a_nb = pull(nb, 5);
   EXPECT_NEAR(a_nb, a_si * u.time * u.time / u.length, kPullAgreement * std::abs(a_nb));
   EXPECT_NE(nb.units.find("N-body"), std::string::npos);
+}
 
 // The galaxy a body is told to belong to (orrery render --color-by group) is the one it was
 // made in: each body is nearer its own galaxy's centre, (-d/2, -b/2, 0) or (d/2, b/2, 0), than
