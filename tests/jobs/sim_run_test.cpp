@@ -155,12 +155,15 @@ TEST_P(SimResume, IsBitIdenticalToAnUninterruptedRun) {
   SimJob first = job(dir / "split");
   first.stop_after = by_time ? 7 : 37;
   ASSERT_TRUE(run_simulation(first).stopped_early);
+  // The resumes on the CPU too, as the runs they continue (auto would take a GPU where present).
   SimJob second;
+  second.backend = Backend::cpu;
   second.resume = true;
   second.out = (dir / "split").string();
   second.stop_after = 23;
   ASSERT_TRUE(run_simulation(second).stopped_early);
   SimJob rest;
+  rest.backend = Backend::cpu;
   rest.resume = true;
   rest.out = (dir / "split").string();
   rest.t_end = 1.3;
