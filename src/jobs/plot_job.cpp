@@ -57,10 +57,7 @@ const std::vector<ParamField<PlotJob>>& plot_job_fields() {
 }
 
 PlotOutcome run_plot_job(const PlotJob& job) {
-  if (!can_draw_text())
-    throw RunError(
-        "this orrery was built without Cairo, which draws plots and the text on frames: install "
-        "libcairo2-dev (scripts/setup does) and build again");
+  require_text_drawing();
   const RunFacts facts = read_run_facts(job.run);
   const std::string& units = facts.units;
   const std::string prefix = job.out.empty() ? facts.name : job.out;

@@ -109,10 +109,7 @@ const std::vector<ParamField<RenderJob>>& render_job_fields() {
 }
 
 RenderOutcome run_render_job(const RenderJob& job) {
-  if (!can_draw_text())
-    throw RunError(
-        "this orrery was built without Cairo, which draws plots and the text on frames: install "
-        "libcairo2-dev (scripts/setup does) and build again");
+  require_text_drawing();
   const RunFacts facts = read_run_facts(job.run);
   for (auto [name, v] : {std::pair{"--width", job.width}, std::pair{"--height", job.height}})
     if (v % 2 != 0)

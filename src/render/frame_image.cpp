@@ -15,6 +15,13 @@ namespace orrery {
 
 bool can_draw_text() { return ORRERY_HAVE_CAIRO != 0; }
 
+void require_text_drawing() {
+  if (!can_draw_text())
+    throw RunError(
+        "this orrery was built without Cairo, which draws plots and the text on frames: install "
+        "libcairo2-dev (scripts/setup does) and build again");
+}
+
 RgbImage to_rgb_image(const FrameImage& frame) {
   RgbImage out{frame.width, frame.height, std::vector<std::uint8_t>(frame.pixels.size() * 3)};
   for (std::size_t i = 0; i < frame.pixels.size(); ++i) {
@@ -28,9 +35,7 @@ RgbImage to_rgb_image(const FrameImage& frame) {
 
 #if !ORRERY_HAVE_CAIRO
 void draw_with_cairo(FrameImage&, const std::function<void(_cairo*)>&) {
-  throw RunError(
-      "this orrery was built without Cairo, which draws plots and the text on frames: install "
-      "libcairo2-dev (scripts/setup does) and build again");
+  require_text_drawing();
 }
 #else
 void draw_with_cairo(FrameImage& frame, const std::function<void(cairo_t*)>& draw) {

@@ -34,6 +34,8 @@ RgbImage to_rgb_image(const FrameImage& frame);
 
 // Whether this build draws lines and text (with Cairo; ORRERY_HAVE_CAIRO).
 bool can_draw_text();
+// Throws RunError naming the package that brings Cairo when this build cannot draw text.
+void require_text_drawing();
 
 // Runs `draw` with a Cairo context on `frame`'s pixels; throws RunError when Cairo cannot, or
 // when the build has no Cairo (saying which package brings it).
