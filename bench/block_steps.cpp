@@ -22,6 +22,7 @@
 #include "orrery/integrate/block_steps/array_stepper.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/nbody/diagnostics.hpp"
+#include "orrery/integrate/counting_system.hpp"
 #include "orrery/nbody/engines.hpp"
 #include "orrery/scenes/hard_binaries.hpp"
 #include "orrery/scenes/plummer.hpp"
@@ -31,25 +32,6 @@ namespace {
 using namespace orrery;
 
 constexpr double kDt = 1.0 / 32;
-
-class Counting final : public SecondOrderSystem<double> {
- public:
-  explicit Counting(ForceEngine<double>& e) : engine_(e) {}
-  ArrayDevice<double>& device() override { return engine_.device(); }
-  void accelerations(const DeviceBuffer<double>& x, DeviceBuffer<double>& a) override {
-    targets += x.size() / 3;
-    engine_.accelerations(x, a);
-  }
-  void accelerations_of(const DeviceBuffer<double>& x, DeviceBuffer<double>& a,
-                        std::span<const std::uint32_t> list) override {
-    targets += list.size();
-    engine_.accelerations_of(x, a, list);
-  }
-  std::uint64_t targets = 0;
-
- private:
-  ForceEngine<double>& engine_;
-};
 
 struct Result {
   std::string method;
@@ -80,7 +62,7 @@ Result run(const Particles<double>& q, const std::string& engine_name, const cha
   };
   const double e0 = energy();
   auto stepper = make_array_stepper<double>(method, 0.0, {.length = softening});
-  Counting system(*engine);
+  CountingSystem<double> system(*engine);
   Result r{method, substeps, 0, 0, 0, {}};
   const int steps = static_cast<int>(std::lround(t_end / kDt));
   for (int i = 0; i < steps; ++i) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "orrery/integrate/counting_system.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/nbody/diagnostics.hpp"
 #include "orrery/nbody/engines.hpp"
@@ -22,21 +23,6 @@
 namespace {
 
 using namespace orrery;
-
-// Counts the force evaluations a stepper asks for.
-class Counting final : public SecondOrderSystem<double> {
- public:
-  explicit Counting(ForceEngine<double>& e) : engine_(e) {}
-  ArrayDevice<double>& device() override { return engine_.device(); }
-  void accelerations(const DeviceBuffer<double>& x, DeviceBuffer<double>& a) override {
-    ++count;
-    engine_.accelerations(x, a);
-  }
-  long count = 0;
-
- private:
-  ForceEngine<double>& engine_;
-};
 
 struct Problem {
   std::string name;
@@ -69,10 +55,10 @@ void run(const Problem& p, const IntegratorInfo& method, double setting) {
   engine->device().copy_to_device(v, vd);
   const double e0 = energy(*engine, xd, vd, q.mass);
   auto stepper = make_array_stepper<double>(method.name, method.adaptive ? setting : 0.0);
-  Counting system(*engine);
+  CountingSystem<double> system(*engine);
   double t = 0, h = method.adaptive ? p.h0 : setting;
   const auto start = std::chrono::steady_clock::now();
-  while (t < p.t_end && system.count < 20000000) {
+  while (t < p.t_end && system.evaluations < 20000000) {
     const double step = std::min(h, p.t_end - t);
     const StepReport<double> r = stepper->step(system, xd, vd, step);
     if (r.accepted) t += step;
@@ -82,7 +68,7 @@ void run(const Problem& p, const IntegratorInfo& method, double setting) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double e1 = energy(*engine, xd, vd, q.mass);
   std::printf("%s,%s,%s,%g,%ld,%.6e,%.4f\n", p.name.c_str(), std::string(method.name).c_str(),
-              method.adaptive ? "tolerance" : "fixed", setting, system.count,
+              method.adaptive ? "tolerance" : "fixed", setting, system.evaluations,
               std::abs((e1 - e0) / e0), seconds);
   std::fflush(stdout);
 }

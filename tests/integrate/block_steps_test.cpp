@@ -17,31 +17,12 @@
 #include "orrery/integrate/block_steps/array_stepper.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/nbody/engines.hpp"
+#include "orrery/integrate/counting_system.hpp"
 #include "orrery/scenes/hard_binaries.hpp"
 #include "orrery/scenes/plummer.hpp"
 
 namespace orrery {
 namespace {
-
-// A force engine seen through a counter of the targets whose accelerations it computed.
-class CountingSystem final : public SecondOrderSystem<double> {
- public:
-  explicit CountingSystem(ForceEngine<double>& engine) : engine_(engine) {}
-  ArrayDevice<double>& device() override { return engine_.device(); }
-  void accelerations(const DeviceBuffer<double>& x, DeviceBuffer<double>& a) override {
-    targets += x.size() / 3;
-    engine_.accelerations(x, a);
-  }
-  void accelerations_of(const DeviceBuffer<double>& x, DeviceBuffer<double>& a,
-                        std::span<const std::uint32_t> list) override {
-    targets += list.size();
-    engine_.accelerations_of(x, a, list);
-  }
-  std::uint64_t targets = 0;
-
- private:
-  ForceEngine<double>& engine_;
-};
 
 // Bodies (positions, velocities as 3N arrays, masses) on the CPU direct engine.
 struct Bodies {
@@ -138,7 +119,7 @@ TEST(BlockSteps, LevelsFollowTheCriterionAndForcesOnlyTheActive) {
   p.x = {-0.01 / total, 1.0 / total};
   p.vy = {-speed * 0.01 / total, speed * 1.0 / total};
   Bodies run(p, 0.0);
-  CountingSystem counted(*run.engine);
+  CountingSystem<double> counted(*run.engine);
   BlockLeapfrogArrayStepper<double> stepper({.eta = 0.025, .length = 0.01});
   stepper.step(counted, run.x, run.v, 0.1);
   EXPECT_EQ(stepper.levels(), (std::vector<int>{0, 3}));
@@ -161,7 +142,7 @@ EnergyAndWork run_with(const char* integrator, int substeps) {
   const Particles<double> p =
       with_hard_binaries(plummer(128, 9), 4, 0.01, kSoftening, 1.0, 2);
   Bodies run(p, kSoftening);
-  CountingSystem counted(*run.engine);
+  CountingSystem<double> counted(*run.engine);
   auto stepper = make_array_stepper<double>(integrator, 0.0, {.length = kSoftening});
   const double h = 1.0 / 32, e0 = run.energy();
   double drift = 0;

@@ -13,9 +13,9 @@
 #include <string>
 
 #include "array_run.hpp"
-#include "counting_system.hpp"
 #include "kepler_orbit.hpp"
 #include "orrery/core/error.hpp"
+#include "orrery/integrate/counting_system.hpp"
 #include "orrery/integrate/implicit/fixed_point_rule.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 
@@ -64,7 +64,7 @@ TEST(FixedPointRule, FailsAtTheCapOrANonFiniteChange) {
 constexpr const char* kImplicit[] = {"trapezoid", "gauss-legendre4", "gauss-legendre6",
                                      "gauss-legendre8", "lobatto3ab4"};
 
-using test::CountingSystem;
+using Counting = CountingSystem<double>;
 
 const double kMass[2] = {test::kKeplerMass, test::kKeplerMass};
 
@@ -100,7 +100,7 @@ TEST(ImplicitStepper, ThePredictorSavesSweeps) {
   for (const char* name : kImplicit) {
     test::ArrayRun<double, 2> continued(name, test::kepler_bodies(orbit), kMass);
     test::ArrayRun<double, 2> cleared(name, test::kepler_bodies(orbit), kMass);
-    CountingSystem with_history(continued.engine()), without(cleared.engine());
+    Counting with_history(continued.engine()), without(cleared.engine());
     for (int i = 0; i < 200; ++i) {
       continued.step(with_history, h);
       cleared.stepper().clear();

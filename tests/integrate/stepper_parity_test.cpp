@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "array_run.hpp"
-#include "counting_system.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/physics/pairwise_gravity.hpp"
+#include "orrery/integrate/counting_system.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
 #include "orrery/integrate/register_integrator.hpp"
@@ -271,7 +271,7 @@ TEST(StepperParity, KeptAccelerationsGiveTheSameBits) {
   check.template operator()<Yoshida8>();
 }
 
-using test::CountingSystem;
+using Counting = CountingSystem<double>;
 
 // The registry's "force evaluations per step" is what the array stepper does once steps follow
 // each other (the first step of a first-same-as-last method evaluates once more; a multistep
@@ -284,7 +284,7 @@ TEST(StepperParity, ForceEvaluationsPerStepMatchTheRegistry) {
     // ias15 iterates until converged: its count varies (tests/integrate/ias15_test.cpp).
     if (info.family == IntegratorFamily::ias15) continue;
     test::ArrayRun<double, 3> run(info.name, three_bodies<double>(), mass);
-    CountingSystem counting(run.engine());
+    Counting counting(run.engine());
     for (int i = 0; i <= info.starter_steps; ++i) run.step(counting, 0.01);
     const int first = counting.evaluations;
     if (info.implicit) {
