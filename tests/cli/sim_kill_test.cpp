@@ -100,14 +100,21 @@ TEST(SimKill, RandomKillsAlwaysResumeBitIdentical) {
     const std::string name = "killed-" + tag;
     const auto whole = run_cli(kill_run_args(c, "whole-" + tag), dir.path());
     ASSERT_EQ(whole.status, 0) << whole.err;
-    // An invocation lasts from a few milliseconds (killed while starting) to the whole run.
+    // An invocation lasts from a few milliseconds (killed while starting) to the whole run. On a
+    // loaded machine a process may not even get to its first step in that time: while kills keep
+    // landing before the run has moved on, the wait grows (20 ms, then doubling), so that every
+    // machine sees the run advance and the tears below find checkpoints to tear.
     std::uniform_int_distribution<int> delay_us(2000, 60000);
+    int slow_us = 0;
+    bool tear_due = false;  // a tear asked for and not yet possible (too few checkpoints)
     for (int k = 0; k < kKillsPerRun; ++k) {
+      const auto before = std::filesystem::exists(dir / name) ? run_checkpoints(dir / name)
+                                                              : std::vector<std::int64_t>{};
       // A run killed before its folder appeared has not started: it is started again.
       std::vector<std::string> args = kill_run_args(c, name);
       if (std::filesystem::exists(dir / name)) args.push_back("--resume");
       const pid_t pid = test::spawn_cli(args, dir.path());
-      std::this_thread::sleep_for(std::chrono::microseconds(delay_us(random)));
+      std::this_thread::sleep_for(std::chrono::microseconds(delay_us(random) + slow_us));
       // Every third kill waits for a file being written (a temporary file), so that many land
       // inside a snapshot or checkpoint write, not only between them.
       const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
@@ -121,9 +128,15 @@ TEST(SimKill, RandomKillsAlwaysResumeBitIdentical) {
       ::kill(pid, SIGKILL);
       ASSERT_EQ(test::wait_cli(pid), 128 + SIGKILL);
       ++kills;
+      const bool moved = std::filesystem::exists(dir / name) && run_checkpoints(dir / name) != before;
+      slow_us = moved ? 0 : std::min(2 * slow_us + 20000, 10000000);
       if (!std::filesystem::exists(dir / name)) continue;
       if (has_temporary(dir / name)) ++kills_mid_write;
-      if (k % 4 == 3 && tear_newest_checkpoint(dir / name, pid, k % 8 == 7)) ++torn;
+      tear_due = tear_due || k % 4 == 3;
+      if (tear_due && tear_newest_checkpoint(dir / name, pid, torn % 2 == 1)) {
+        ++torn;
+        tear_due = false;
+      }
     }
     std::vector<std::string> args = kill_run_args(c, name);
     if (std::filesystem::exists(dir / name)) args.push_back("--resume");
