@@ -143,10 +143,12 @@ std::string zoom_frame_name(std::int64_t k, const char* extension) {
 }
 
 void validate(const ZoomJob& job) {
-  // Parameters set in code bypass the setters' rules: apply them again.
+  // The zoom's own parameters set in code bypass the setters' rules: apply them again (the
+  // map's are checked as the map checks them).
   ZoomJob copy = job;
   for (const auto& field : zoom_job_fields())
-    if (field.get) try {
+    if (field.get && (kMapFieldsNotInZoom.count(field.name) ||
+                      !find_field(map_job_fields(), field.name))) try {
         field.set(copy, field.get(job));
       } catch (const ParameterError& e) {
         throw e.renamed("--" + field.name);

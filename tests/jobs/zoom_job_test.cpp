@@ -134,6 +134,9 @@ TEST(ZoomJob, EveryFrameHasOneColourScale) {
 
 TEST(ZoomJob, RefusesBadValuesBeforeAnyFile) {
   test::TempDir dir;
+  ZoomJob defaults;
+  defaults.out = (dir / "zoom.mp4").string();
+  EXPECT_NO_THROW(validate(defaults)) << "the defaults (all cores among them) are accepted";
   ZoomJob job = small_zoom(dir);
   job.to_width = 0;
   EXPECT_EQ(refusal(job).parameter(), "--to-width");
