@@ -59,8 +59,7 @@ class ZoomCommand final : public Command {
                                   ? static_cast<double>(p.map.pixels_done) /
                                         static_cast<double>(p.map.pixels_total)
                                   : 0.0;
-        progress.update(fmt::format("zoom: frame {} of {} ({} of {} to make)", p.frame + 1,
-                                    job.frames, p.frames_done + 1, p.frames_to_do),
+        progress.update(fmt::format("zoom: frame {}/{}", p.frame + 1, job.frames),
                         (static_cast<double>(p.frames_done) + within) /
                             static_cast<double>(p.frames_to_do),
                         p.seconds > 0 ? static_cast<double>(p.pixel_steps) / p.seconds : 0.0,
@@ -84,6 +83,12 @@ class ZoomCommand final : public Command {
     if (!r.info.note.empty() && !job.map.quiet)
       std::fprintf(stderr, "orrery zoom: note: %s\n", r.info.note.c_str());
     if (!r.note.empty()) std::fprintf(stderr, "orrery zoom: note: %s\n", r.note.c_str());
+    if (r.nonfinite_pixels > 0)
+      std::fprintf(stderr,
+                   "orrery zoom: %lld pixel(s) of the frames made produced a non-finite "
+                   "position; each counts as diverged at that step and is marked in the "
+                   "nonfinite mask of its frame's data (--data-dir)\n",
+                   static_cast<long long>(r.nonfinite_pixels));
     if (!job.map.quiet) {
       fmt::print("orrery zoom: {} frames of {}x{} pixels, {} steps, widths {} to {} around "
                  "{}:{}; {} made now, {} kept from before\n",

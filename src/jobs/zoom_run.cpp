@@ -166,6 +166,7 @@ ZoomOutcome run_zoom_job(const ZoomJob& job, const ZoomObserver& observer) {
     outputs.commit();
     ++outcome.frames_computed;
     outcome.pixel_steps += map.pixel_steps;
+    outcome.nonfinite_pixels += map.nonfinite_pixels;
     outcome.info = map.info;
     if (observer.frame) observer.frame({k, params, &map, &picture});
   }

@@ -103,6 +103,7 @@ struct ZoomOutcome {
   std::string movie;  // "" where no MP4 was made
   std::string note;   // why there is no MP4 and how to make one
   std::int64_t pixel_steps = 0;
+  std::int64_t nonfinite_pixels = 0;  // over the frames computed
   double compute_seconds = 0;
   MapRunInfo info;  // of the last frame computed
 };
