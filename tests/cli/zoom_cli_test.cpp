@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `orrery zoom` as a user sees it: four frames make an MP4 of four frames (ffprobe's count); a
-// zoom killed with SIGKILL between frames leaves only whole frame files and, run again, ends with
-// the frames of an uninterrupted zoom; without ffmpeg the frames are written and the encoding
-// command is given; bad values are refused before any file.
+// zoom killed with SIGKILL between frames leaves only whole frame files and, run again, ends
+// with the frames of an uninterrupted zoom; Ctrl-C stops it after a frame; without ffmpeg the
+// frames are written and the encoding command is given; bad values are refused before any file.
 #include <gtest/gtest.h>
 
 #include "ffprobe_frames.hpp"
@@ -91,6 +91,19 @@ TEST(ZoomCli, AKilledZoomResumesToTheFramesOfAnUninterruptedOne) {
     EXPECT_EQ(name.find(".tmp-"), std::string::npos) << name << " left behind";
   if (!test::have_ffprobe()) GTEST_SKIP() << "no ffprobe here";
   EXPECT_EQ(test::ffprobe_frames(dir / "killed.mp4"), "h264,16,16,6\n");
+}
+
+TEST(ZoomCli, CtrlCStopsAfterTheFrameBeingComputed) {
+  test::TempDir dir;
+  const pid_t pid = test::spawn_cli(zoom_args("z", "6", "20000", "0.5"), dir.path());
+  ASSERT_TRUE(test::wait_for(dir / "z" / frame_name(0, "png")));
+  ::kill(pid, SIGINT);
+  ASSERT_EQ(test::wait_cli(pid), 128 + SIGINT);
+  const std::string err = test::read_text(dir / ".spawn-err");
+  EXPECT_NE(err.find("stopped by SIGINT"), std::string::npos) << err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "z" / frame_name(5, "png")));
+  for (const auto& name : test::listing(dir / "z"))
+    EXPECT_EQ(name.find(".tmp-"), std::string::npos) << name << " left behind";
 }
 
 TEST(ZoomCli, WithoutFfmpegTheFramesAreWrittenAndTheCommandGiven) {
