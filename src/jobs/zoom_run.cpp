@@ -66,9 +66,31 @@ std::string first_difference(const std::string& a, const std::string& b) {
   }
 }
 
-// Makes the folder, takes it for this zoom (one writer at a time) and checks its record: a
-// folder of frames of other parameters, or of frames without a record, is refused unless
-// `overwrite`, which discards them. Leftover temporaries of a killed run are removed.
+// Refuses a folder that holds the frames of a zoom of other parameters, or frames without a
+// record, unless `overwrite`. Reads only: a refused zoom has changed nothing.
+void check_record(const char* flag, const fs::path& folder, const std::string& record,
+                  bool overwrite) {
+  std::error_code ec;
+  if (overwrite || !fs::is_directory(folder, ec)) return;
+  const fs::path record_path = folder / kRecordName;
+  if (fs::exists(record_path, ec)) {
+    const std::string before = read_text(record_path);
+    if (before != record)
+      throw InputError(fmt::format("{}: '{}' holds the frames of another zoom ({}): give "
+                                   "another {}, or --overwrite to discard them",
+                                   flag, folder.string(), first_difference(before, record),
+                                   flag));
+    return;
+  }
+  for (const auto& entry : fs::directory_iterator(folder))
+    if (is_frame_file(entry.path().filename().string()))
+      throw InputError(fmt::format("{}: '{}' holds frame files but no {} saying how they were "
+                                   "made: give another {}, or --overwrite to discard them",
+                                   flag, folder.string(), kRecordName, flag));
+}
+
+// Makes the folder and takes it for this zoom (one writer at a time); removes the temporaries
+// of a killed run, with `overwrite` the frames already there, and writes the record.
 RunLock take_folder(const char* flag, const fs::path& folder, const std::string& record,
                     bool overwrite) {
   std::error_code ec;
@@ -76,27 +98,12 @@ RunLock take_folder(const char* flag, const fs::path& folder, const std::string&
   if (!fs::is_directory(folder, ec))
     throw ParameterError(flag, folder.string(), "a folder, or a path where one can be made");
   RunLock lock(folder);
-  const fs::path record_path = folder / kRecordName;
-  const bool has_record = fs::exists(record_path, ec);
-  const std::string before = has_record ? read_text(record_path) : "";
-  bool has_frames = false;
   for (const auto& entry : fs::directory_iterator(folder)) {
     const std::string name = entry.path().filename().string();
-    if (is_output_leftover(name)) fs::remove(entry.path(), ec);
-    has_frames = has_frames || is_frame_file(name);
+    if (is_output_leftover(name) || (overwrite && is_frame_file(name))) fs::remove(entry.path());
   }
-  if (!overwrite && has_record && before != record)
-    throw InputError(fmt::format("{}: '{}' holds the frames of another zoom ({}): give another "
-                                 "{}, or --overwrite to discard them",
-                                 flag, folder.string(), first_difference(before, record), flag));
-  if (!overwrite && !has_record && has_frames)
-    throw InputError(fmt::format("{}: '{}' holds frame files but no {} saying how they were "
-                                 "made: give another {}, or --overwrite to discard them",
-                                 flag, folder.string(), kRecordName, flag));
-  if (overwrite)
-    for (const auto& entry : fs::directory_iterator(folder))
-      if (is_frame_file(entry.path().filename().string())) fs::remove(entry.path());
-  if (before != record || overwrite) write_file_atomically(record_path, record);
+  const fs::path record_path = folder / kRecordName;
+  if (overwrite || !fs::exists(record_path, ec)) write_file_atomically(record_path, record);
   return lock;
 }
 
@@ -121,10 +128,12 @@ ZoomOutcome run_zoom_job(const ZoomJob& job, const ZoomObserver& observer) {
   const fs::path frames = zoom_frames_dir(job);
   const fs::path data = job.data_dir;
   const std::string record = zoom_record(job);
+  const bool own_data_folder = !data.empty() && !same_file(data, frames);
+  check_record("--frames-dir", frames, record, job.overwrite);
+  if (own_data_folder) check_record("--data-dir", data, record, job.overwrite);
   const RunLock frames_lock = take_folder("--frames-dir", frames, record, job.overwrite);
   std::optional<RunLock> data_lock;
-  if (!data.empty() && !same_file(data, frames))
-    data_lock.emplace(take_folder("--data-dir", data, record, job.overwrite));
+  if (own_data_folder) data_lock.emplace(take_folder("--data-dir", data, record, job.overwrite));
 
   ZoomOutcome outcome;
   outcome.frames_dir = frames.string();

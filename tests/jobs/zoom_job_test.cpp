@@ -178,16 +178,21 @@ TEST(ZoomJob, AnotherZoomsFramesAreRefusedUnlessOverwritten) {
   test::TempDir dir;
   ZoomJob job = small_zoom(dir);
   job.frames = 1;
-  job.data_dir.clear();
   run_zoom_job(job);
   job.out = (dir / "other.mp4").string();
   job.map.physics.steps = 500;
+  // Into a new frames folder beside the data of the zoom before: refused by the data folder,
+  // the zoom makes nothing, not even the frames folder.
+  job.frames_dir = (dir / "other").string();
   try {
     run_zoom_job(job);
     ADD_FAILURE() << "not refused";
   } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--data-dir"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("steps = 500"), std::string::npos) << e.what();
   }
+  EXPECT_FALSE(std::filesystem::exists(dir / "other"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "other.mp4"));
   job.overwrite = true;
   EXPECT_EQ(run_zoom_job(job).frames_computed, 1);
 }
