@@ -15,42 +15,21 @@
 
 #include "orrery/core/error.hpp"
 #include "orrery/device/cpu/host_array_device.hpp"
+#include "orrery/device/forwarding_device.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 
 namespace orrery {
 
 namespace {
 
-class CountingDevice final : public ArrayDevice<double> {
+class CountingDevice final : public ForwardingDevice<double> {
  public:
+  CountingDevice() : ForwardingDevice<double>(host_) {}
   std::size_t allocated = 0;  // values
 
-  std::string name() const override { return host_.name(); }
-  bool host_accessible() const override { return true; }
   DeviceBuffer<double> allocate(std::size_t n) override {
     allocated += n;
-    return host_.allocate(n);
-  }
-  void copy_to_device(std::span<const double> h, DeviceBuffer<double>& d) override {
-    host_.copy_to_device(h, d);
-  }
-  void copy_to_host(const DeviceBuffer<double>& d, std::span<double> h) override {
-    host_.copy_to_host(d, h);
-  }
-  void copy(const DeviceBuffer<double>& s, DeviceBuffer<double>& d) override { host_.copy(s, d); }
-  void combine(DeviceBuffer<double>& out, const DeviceBuffer<double>& y, double h,
-               std::span<const double> c,
-               std::span<const DeviceBuffer<double>* const> k) override {
-    host_.combine(out, y, h, c, k);
-  }
-  void combine_listed(DeviceBuffer<double>& y, double h, double c, const DeviceBuffer<double>& k,
-                      std::span<const std::uint32_t> targets) override {
-    host_.combine_listed(y, h, c, k, targets);
-  }
-  bool all_finite(const DeviceBuffer<double>& b) override { return host_.all_finite(b); }
-  double max_scaled_error(const DeviceBuffer<double>& e, const DeviceBuffer<double>& y,
-                          const DeviceBuffer<double>& z, double atol, double rtol) override {
-    return host_.max_scaled_error(e, y, z, atol, rtol);
+    return ForwardingDevice<double>::allocate(n);
   }
 
  private:

@@ -13,6 +13,7 @@
 #include "array_run.hpp"
 #include "kepler_orbit.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/device/forwarding_device.hpp"
 #include "orrery/integrate/ias15/array_stepper.hpp"
 #include "orrery/integrate/ias15/gauss_radau.hpp"
 
@@ -191,28 +192,11 @@ TEST(Ias15, ResumesBitForBitInQuadruplePrecision) {
 
 // A device whose memory the host does not reach (as a GPU's): the stepper works through copies,
 // which must give the bits of working in place.
-class CopyingDevice final : public ArrayDevice<double> {
+class CopyingDevice final : public ForwardingDevice<double> {
  public:
-  explicit CopyingDevice(ArrayDevice<double>& inner) : inner_(inner) {}
+  using ForwardingDevice<double>::ForwardingDevice;
   std::string name() const override { return "copying"; }
   bool host_accessible() const override { return false; }
-  DeviceBuffer<double> allocate(std::size_t n) override { return inner_.allocate(n); }
-  void copy_to_device(std::span<const double> h, DeviceBuffer<double>& d) override {
-    inner_.copy_to_device(h, d);
-  }
-  void copy_to_host(const DeviceBuffer<double>& d, std::span<double> h) override {
-    inner_.copy_to_host(d, h);
-  }
-  void copy(const DeviceBuffer<double>& s, DeviceBuffer<double>& d) override { inner_.copy(s, d); }
-  void combine(DeviceBuffer<double>& out, const DeviceBuffer<double>& y, double h,
-               std::span<const double> c,
-               std::span<const DeviceBuffer<double>* const> k) override {
-    inner_.combine(out, y, h, c, k);
-  }
-  bool all_finite(const DeviceBuffer<double>& b) override { return inner_.all_finite(b); }
-
- private:
-  ArrayDevice<double>& inner_;
 };
 
 class CopyingSystem final : public SecondOrderSystem<double> {
