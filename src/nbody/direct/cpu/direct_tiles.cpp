@@ -202,7 +202,14 @@ void accelerations(const DirectSources<R>& s, R g, const std::uint32_t* targets,
     R acc[3][BW];
     std::size_t index[BW];
   };
-  std::vector<Block> work(blocks);
+  // A call of few targets (a three-body step makes sixteen) reuses this thread's blocks: taking
+  // them from the heap and giving them back each time cost more than the interactions (the free
+  // merged into the heap's top and made glibc consolidate its bins). Many targets take their own.
+  constexpr std::size_t kReusedBytes = std::size_t{1} << 16;
+  thread_local std::vector<Block> reused;
+  std::vector<Block> own;
+  std::vector<Block>& work = blocks * sizeof(Block) <= kReusedBytes ? reused : own;
+  if (work.size() < blocks) work.resize(blocks);
   for (std::size_t b = 0; b < blocks; ++b)
     for (std::size_t l = 0; l < BW; ++l) {
       const std::size_t i = targets[lesser(b * BW + l, count - 1)];
@@ -214,9 +221,11 @@ void accelerations(const DirectSources<R>& s, R g, const std::uint32_t* targets,
     }
   for (std::size_t tb = 0; tb < s.n; tb += kTile<R>) {
     const std::size_t te = lesser(s.n, tb + kTile<R>);
-    for (Block& w : work)
+    for (std::size_t b = 0; b < blocks; ++b) {
+      Block& w = work[b];
       accumulate_block(s, g, w.index, w.target[0], w.target[1], w.target[2], w.target[3],
                        w.acc[0], w.acc[1], w.acc[2], tb, te, tb == 0, te == s.n);
+    }
   }
   for (std::size_t k = 0; k < count; ++k) {
     const Block& w = work[k / BW];
