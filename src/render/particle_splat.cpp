@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "orrery/core/error.hpp"
+#include "orrery/render/view_camera.hpp"
 
 namespace orrery {
 
@@ -39,9 +40,8 @@ void SplatBuffer::clear() {
 
 void SplatBuffer::splat(const Camera& camera, std::span<const double> x, std::span<const double> y,
                         std::span<const double> z, std::span<const BodyColour> colours) {
-  const double ca = std::cos(camera.azimuth), sa = std::sin(camera.azimuth);
-  const double ce = std::cos(camera.elevation), se = std::sin(camera.elevation);
-  const Vec3d right{-sa, ca, 0.0}, up{-se * ca, -se * sa, ce};
+  const ScreenAxes axes = screen_axes(camera);
+  const Vec3d right = axes.right, up = axes.up;
   const double scale = width_ / camera.width;  // pixels per length unit
   const std::ptrdiff_t n = std::ssize(x);
   const int w = width_, h = height_;
