@@ -37,15 +37,15 @@ const std::string& HudLine::text() {
 
 bool HudLine::draws_text() const { return can_draw_text(); }
 
-const FrameImage& HudLine::picture(int width, int height, const Camera& camera) {
+const FrameImage* HudLine::redrawn(int width, int height, const Camera& camera) {
   if (picture_.width == width && picture_.height == height && drawn_text_ == text_ &&
       drawn_width_ == camera.width)
-    return picture_;
+    return nullptr;
   picture_ = FrameImage(width, height);
   const ShownUnit lu = shown_length_unit(session_.units(), session_.look().extent / 5);
   draw_frame_overlay(picture_, text_, width / camera.width, lu);
   drawn_text_ = text_, drawn_width_ = camera.width;
-  return picture_;
+  return &picture_;
 }
 
 }  // namespace orrery::view

@@ -19,8 +19,9 @@ class HudLine {
   void update(const ViewFrame& frame);  // the newest frame's numbers
   const std::string& text();            // with the session's speed and pause as they are now
   bool draws_text() const;
-  // Drawn again only when the text, the size or the camera's width changed.
-  const FrameImage& picture(int width, int height, const Camera& camera);
+  // The picture drawn again where the text, the size or the camera's width changed since;
+  // null where it is as it was.
+  const FrameImage* redrawn(int width, int height, const Camera& camera);
 
  private:
   const ViewSession& session_;

@@ -25,6 +25,8 @@ namespace {
 
 // A drag across the window's height turns the camera by about π.
 constexpr double kRadiansPerPixel = 0.005;
+// An idle window looks for a new state this often (seconds); input wakes it at once.
+constexpr double kIdleWait = 0.01;
 
 std::string glfw_error_text;
 
@@ -138,8 +140,17 @@ WindowOutcome run_view_window(ViewSession& session, const WindowOptions& options
   // With a frame count, each frame waits for the session's next state: frame K shows the state
   // after K − 1 moves, whatever the speed of this machine, so the picture can be reproduced.
   const bool lockstep = options.exit_after_frames > 0;
+  // What the window shows now: it is drawn again only when one of them changes (a new state, a
+  // turn, a zoom, a new size, a new heads-up line), so an idle window leaves the cores to the
+  // simulation.
+  Camera shown_camera;
+  int shown_width = 0, shown_height = 0;
+  bool idle = false;
   while (!glfwWindowShouldClose(window.get())) {
-    glfwPollEvents();
+    if (idle)
+      glfwWaitEventsTimeout(kIdleWait);
+    else
+      glfwPollEvents();
     bool fresh = session.take(frame);
     while (lockstep && !fresh && out.frames > 0 && !session.paused() &&
            session.failure().empty()) {
@@ -152,12 +163,24 @@ WindowOutcome run_view_window(ViewSession& session, const WindowOptions& options
       hud.update(frame);
     }
     glfwGetFramebufferSize(window.get(), &width, &height);
-    if (width <= 0 || height <= 0) continue;  // minimised
-    layer.accumulate(clip_matrix(input.camera, width, height), width, height);
-    if (saturation == 0) saturation = std::max(kLeastSaturation, layer.brightest());
     const std::string& line = hud.text();
-    if (hud.draws_text()) layer.set_overlay(hud.picture(width, height, input.camera));
+    const bool moved = width != shown_width || height != shown_height ||
+                       input.camera.width != shown_camera.width ||
+                       input.camera.azimuth != shown_camera.azimuth ||
+                       input.camera.elevation != shown_camera.elevation;
+    idle = !lockstep && !fresh && !moved && line == title;
+    if (idle || width <= 0 || height <= 0) {  // nothing new, or minimised
+      idle = true;
+      continue;
+    }
+    if (lockstep || fresh || moved)
+      layer.accumulate(clip_matrix(input.camera, width, height), width, height);
+    if (saturation == 0) saturation = std::max(kLeastSaturation, layer.brightest());
+    if (hud.draws_text())
+      if (const FrameImage* picture = hud.redrawn(width, height, input.camera))
+        layer.set_overlay(*picture);
     layer.present(kKnee, saturation);
+    shown_camera = input.camera, shown_width = width, shown_height = height;
     if (line != title) {
       title = line;
       glfwSetWindowTitle(window.get(), ("orrery view: " + title).c_str());
