@@ -4,8 +4,12 @@
 #include <algorithm>
 #include <condition_variable>
 #include <exception>
+#include <cmath>
 #include <mutex>
+#include <numbers>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "jobs/view_sources.hpp"
 #include "orrery/core/error.hpp"
@@ -27,6 +31,12 @@ std::vector<ParamField<J>> make_fields() {
   f.push_back(real_field("extent", "length shown across the window's shorter side (default: "
                                    "2.5 times the first state's 90 % Lagrangian radius)",
                          &J::extent, RealRule::NonNegative));
+  f.push_back(real_field("azimuth", "the camera's first azimuth, degrees (drag to turn it)",
+                         &J::azimuth, RealRule::Finite));
+  f.push_back(real_field("elevation",
+                         "the camera's first elevation above the xy plane, degrees (90: looking "
+                         "down the z axis)",
+                         &J::elevation, RealRule::Finite));
   f.push_back(integer_field("speed", "steps (live) or snapshots (a run) per frame; + and - "
                                      "double and halve it",
                             &J::speed, 1, kMostSpeed));
@@ -85,6 +95,7 @@ struct ViewSession::Impl {
   bool stopping = false;
   std::string failure;
   std::thread thread;
+  double azimuth = 0, elevation = 0;  // radians
 
   void run() {
     ViewFrame frame;
@@ -117,6 +128,11 @@ struct ViewSession::Impl {
 };
 
 ViewSession::ViewSession(const ViewJob& job) : impl_(std::make_unique<Impl>()) {
+  if (!(std::abs(job.elevation) <= 90))
+    throw ParameterError("--elevation", fmt::format("{}", job.elevation),
+                         "an angle from -90 to 90 degrees");
+  impl_->azimuth = job.azimuth * std::numbers::pi / 180;
+  impl_->elevation = job.elevation * std::numbers::pi / 180;
   impl_->source = job.run.empty() ? make_live_source(job) : make_run_source(job);
   impl_->source->capture(impl_->latest);
   impl_->paused = job.paused || impl_->latest.at_end;
@@ -134,6 +150,11 @@ ViewSession::~ViewSession() {
 }
 
 const FrameLook& ViewSession::look() const { return impl_->source->look; }
+Camera ViewSession::first_camera(int width, int height) const {
+  return Camera{{0, 0, 0}, picture_width(look(), width, height), impl_->azimuth,
+                impl_->elevation};
+}
+
 const std::string& ViewSession::units() const { return impl_->source->units; }
 double ViewSession::t_end() const { return impl_->source->t_end; }
 bool ViewSession::live() const { return impl_->source->live; }

@@ -122,7 +122,7 @@ WindowOutcome run_view_window(ViewSession& session, const WindowOptions& options
   input.session = &session;
   int width = 0, height = 0;
   glfwGetFramebufferSize(window.get(), &width, &height);
-  input.camera = Camera{{0, 0, 0}, picture_width(session.look(), width, height)};
+  input.camera = session.first_camera(width, height);
   input.home = input.camera;
   glfwSetWindowUserPointer(window.get(), &input);
   glfwSetKeyCallback(window.get(), on_key);

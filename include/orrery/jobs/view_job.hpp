@@ -24,6 +24,7 @@ struct ViewJob {
   std::string run;  // or a run folder of `orrery sim` to scrub through ("" for a live run)
   ColourBy colour_by = ColourBy::speed;
   double extent = 0;       // length across the window's shorter side; 0: render's default
+  double azimuth = -90, elevation = 90;  // the camera's first direction, degrees (down the z axis)
   std::int64_t speed = 1;  // steps (live) or snapshots (a run) per frame
   bool paused = false;
 };
@@ -54,6 +55,9 @@ class ViewSession {
   ViewSession& operator=(const ViewSession&) = delete;
 
   const FrameLook& look() const;
+  // The camera the window opens with, for a picture width×height pixels: at the look's centre
+  // (positions are relative to it), the look's extent across the shorter side.
+  Camera first_camera(int width, int height) const;
   const std::string& units() const;  // the run's, for the time and the scale bar
   double t_end() const;
   bool live() const;
