@@ -39,15 +39,10 @@ std::vector<ParamField<J>> make_fields() {
   f.push_back(integer_field("width", "frame width, pixels (even)", &J::width, 16, 8192));
   f.push_back(integer_field("height", "frame height, pixels (even)", &J::height, 16, 8192));
   f.push_back(integer_field("fps", "frames per second of the movie", &J::fps, 1, 240));
-  f.push_back(choice_field("color-by", "body colour: speed (inferno), group (galaxy of "
-                                       "two-galaxies) or plain",
-                           &J::colour_by, {"speed", "group", "plain"}));
+  add_look_fields(f, &J::colour_by, &J::extent);
   f.push_back(choice_field("camera", "fixed on the first snapshot's centre of mass, following "
                                      "the centre of mass, or orbiting it once over the movie",
                            &J::camera, {"fixed", "follow", "orbit"}));
-  f.push_back(real_field("extent", "length shown across the picture's shorter side (default: "
-                                   "2.5 times the first snapshot's 90 % Lagrangian radius)",
-                         &J::extent, RealRule::NonNegative));
   f.push_back(real_field("elevation", "orbiting camera's height above the xy plane, degrees",
                          &J::elevation, RealRule::Finite));
   f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 0, 4096));
@@ -75,12 +70,7 @@ RenderOutcome run_render_job(const RenderJob& job) {
     throw ParameterError("--out", out.string(),
                          "a file that does not exist yet (add --overwrite to replace it)");
   FrameLook look;
-  const std::string& scene = facts.scene;
-  if (job.colour_by == ColourBy::group && scene != "two-galaxies")
-    throw ParameterError("--color-by", "group",
-                         fmt::format("speed or plain for this run (scene '{}'): groups are "
-                                     "known for the two-galaxies scene",
-                                     scene.empty() ? "none, a file's particles" : scene));
+  check_colour_by(job.colour_by, facts.scene);
   const auto snapshots = run_snapshots(job.run);
   if (snapshots.empty()) throw InputError(fmt::format("'{}' holds no snapshot", job.run));
 

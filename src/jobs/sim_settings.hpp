@@ -65,6 +65,9 @@ Simulation<Real> make_simulation(const SimJob& job, const SimStart& start);
 // With --resume, each scene parameter given must equal the run's own (ParameterError naming it).
 void check_resumed_scene_settings(hid_t root, const SimJob& job);
 
+// Where a state first stopped being finite, for the error that stops a run.
+std::string where_nonfinite(const NonFinite& bad, const SimClock& clock);
+
 // Steps `sim` to cadence.t_end, writing snapshots and checkpoints as `cadence` says, and stops
 // early, after a checkpoint, when observer.stop_signal says so. `warning` is the energy drift
 // warning raised before (none for a new run). Instantiated for float, double and float128.

@@ -25,12 +25,7 @@ constexpr std::int64_t kMostSpeed = std::int64_t{1} << 20;
 
 std::vector<ParamField<J>> make_fields() {
   std::vector<ParamField<J>> f;
-  f.push_back(choice_field("color-by", "body colour: speed (inferno), group (galaxy of "
-                                       "two-galaxies) or plain",
-                           &J::colour_by, {"speed", "group", "plain"}));
-  f.push_back(real_field("extent", "length shown across the window's shorter side (default: "
-                                   "2.5 times the first state's 90 % Lagrangian radius)",
-                         &J::extent, RealRule::NonNegative));
+  add_look_fields(f, &J::colour_by, &J::extent);
   f.push_back(real_field("azimuth", "the camera's first azimuth, degrees (drag to turn it)",
                          &J::azimuth, RealRule::Finite));
   f.push_back(real_field("elevation",

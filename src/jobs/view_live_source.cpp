@@ -58,11 +58,7 @@ class LiveSource final : public FrameSource {
       rejected = 0;
       ++taken;
     }
-    if (auto bad = sim_.first_nonfinite())
-      throw RunError(fmt::format("the state became non-finite by step {} (t = {}): particle {} "
-                                 "(id {}) has {} component {}",
-                                 sim_.clock().steps, sim_.clock().time(), bad->particle, bad->id,
-                                 bad->what, bad->value));
+    if (auto bad = sim_.first_nonfinite()) throw RunError(where_nonfinite(*bad, sim_.clock()));
     const double seconds = seconds_since(t0);
     if (taken > 0 && seconds > 0) rate_ = static_cast<double>(taken) / seconds;
   }
@@ -105,12 +101,7 @@ class LiveSource final : public FrameSource {
 std::unique_ptr<FrameSource> make_live_source(const ViewJob& job) {
   const SimJob& given = job.sim;
   check_run_choices(given);
-  if (job.colour_by == ColourBy::group && given.scene != "two-galaxies")
-    throw ParameterError("--color-by", "group",
-                         fmt::format("speed or plain for this run (scene '{}'): groups are "
-                                     "known for the two-galaxies scene",
-                                     given.scene.empty() ? "none, a file's particles"
-                                                         : given.scene));
+  check_colour_by(job.colour_by, given.scene);
   const SimStart start = plan_sim_start(given);
   const SimJob sim = checked_sim_method(given, start.ic.softening);
   switch (sim.precision) {

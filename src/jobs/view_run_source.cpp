@@ -20,12 +20,7 @@ class RunSource final : public FrameSource {
  public:
   explicit RunSource(const ViewJob& job) : folder_(job.run), colour_by_(job.colour_by) {
     const RunFacts facts = read_run_facts(job.run);
-    if (job.colour_by == ColourBy::group && facts.scene != "two-galaxies")
-      throw ParameterError("--color-by", "group",
-                           fmt::format("speed or plain for this run (scene '{}'): groups are "
-                                       "known for the two-galaxies scene",
-                                       facts.scene.empty() ? "none, a file's particles"
-                                                           : facts.scene));
+    check_colour_by(job.colour_by, facts.scene);
     snapshots_ = run_snapshots(folder_);
     if (snapshots_.empty()) throw InputError(fmt::format("'{}' holds no snapshot", job.run));
     rows_ = run_diagnostics(folder_);

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "orrery/core/error.hpp"
 #include "orrery/nbody/diagnostics.hpp"
 #include "orrery/nbody/lagrangian_radii.hpp"
 #include "orrery/render/colormap.hpp"
@@ -44,6 +47,14 @@ FrameLook frame_look_of(const Particles<double>& p, double extent, std::int64_t 
     look.speed_scale = *q > 0 ? *q : 1.0;
   }
   return look;
+}
+
+void check_colour_by(ColourBy by, const std::string& scene) {
+  if (by == ColourBy::group && scene != "two-galaxies")
+    throw ParameterError("--color-by", "group",
+                         fmt::format("speed or plain for this run (scene '{}'): groups are "
+                                     "known for the two-galaxies scene",
+                                     scene.empty() ? "none, a file's particles" : scene));
 }
 
 void colour_bodies(ColourBy by, const FrameLook& look, const Particles<double>& p,

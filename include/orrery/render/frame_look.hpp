@@ -8,8 +8,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "orrery/core/parameter.hpp"
 #include "orrery/core/particles.hpp"
 #include "orrery/core/vec3.hpp"
 #include "orrery/render/particle_splat.hpp"
@@ -32,6 +34,21 @@ struct FrameLook {
 
 // `extent` > 0 replaces the default, 2.5 times the 90 % Lagrangian radius.
 FrameLook frame_look_of(const Particles<double>& first, double extent, std::int64_t scene_n);
+
+// --color-by and --extent, for every job that shows a run's bodies.
+template <class P>
+void add_look_fields(std::vector<ParamField<P>>& f, ColourBy P::*colour_by, double P::*extent) {
+  f.push_back(choice_field("color-by", "body colour: speed (inferno), group (galaxy of "
+                                       "two-galaxies) or plain",
+                           colour_by, {"speed", "group", "plain"}));
+  f.push_back(real_field("extent", "length shown across the picture's shorter side (default: "
+                                   "2.5 times the first state's 90 % Lagrangian radius)",
+                         extent, RealRule::NonNegative));
+}
+
+// ParameterError naming --color-by where the colours cannot be had for a run of `scene` ("" for
+// a file's particles): groups are known for two-galaxies only.
+void check_colour_by(ColourBy by, const std::string& scene);
 
 // One colour per body, or one for all (plain).
 void colour_bodies(ColourBy by, const FrameLook& look, const Particles<double>& p,
