@@ -18,7 +18,7 @@
 #include "orrery/io/run_store.hpp"
 #include "orrery/nbody/diagnostics.hpp"
 #include "orrery/render/frame_image.hpp"
-#include "orrery/render/frame_look.hpp"
+#include "orrery/jobs/frame_look.hpp"
 #include "orrery/render/frame_overlay.hpp"
 #include "orrery/render/particle_splat.hpp"
 #include "orrery/render/video_encoder.hpp"

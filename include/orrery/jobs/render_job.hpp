@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "orrery/core/parameter.hpp"
-#include "orrery/render/frame_look.hpp"
+#include "orrery/jobs/frame_look.hpp"
 
 namespace orrery {
 

@@ -5,7 +5,7 @@
 // by `speed` steps (live) or snapshots (a run) for each frame the window takes, so the window
 // stays responsive however long a step takes. Each frame holds the bodies' positions (float,
 // relative to the look's centre, for OpenGL), their colours as `orrery render` gives them
-// (render/frame_look.hpp), and what the heads-up line says.
+// (jobs/frame_look.hpp), and what the heads-up line says.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,7 @@
 
 #include "orrery/core/parameter.hpp"
 #include "orrery/jobs/sim_job.hpp"
-#include "orrery/render/frame_look.hpp"
+#include "orrery/jobs/frame_look.hpp"
 
 namespace orrery {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "orrery/render/frame_look.hpp"
+#include "orrery/jobs/frame_look.hpp"
 
 #include <algorithm>
 #include <cmath>
