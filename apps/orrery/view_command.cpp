@@ -31,16 +31,18 @@ class ViewCommand final : public Command {
                                   "--scene or --input)")
         ->type_name("RUN");
     app_->add_option("--width", window_.width, "window width, pixels (default: 1280)")
-        ->check(CLI::Range(16, 8192));
+        ->type_name("N")
+        ->check(CLI::Range(16, 8192).description(""));
     app_->add_option("--height", window_.height, "window height, pixels (default: 720)")
-        ->check(CLI::Range(16, 8192));
+        ->type_name("N")
+        ->check(CLI::Range(16, 8192).description(""));
     app_->add_option("--screenshot", window_.screenshot,
                      "write the last frame drawn as a PNG (with --exit-after-frames)")
         ->type_name("FILE");
     app_->add_option("--exit-after-frames", window_.exit_after_frames,
                      "close after this many frames, each showing the next state")
         ->type_name("N")
-        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40).description(""));
     app_->footer("Keys: space pause/play, right/left (or . and ,) step while paused, + and - "
                  "speed, r reset the camera, q or Esc quit. See docs/view.md.");
   }
