@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_plot_command(app));
   commands.push_back(cli::make_render_command(app));
   commands.push_back(cli::make_zoom_command(app));
+  commands.push_back(cli::make_view_command(app));
 
   try {
     app.parse(argc, argv);

@@ -16,6 +16,7 @@
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 #include "progress_line.hpp"
+#include "scene_options.hpp"
 #include "stop_signals.hpp"
 
 namespace orrery::cli {
@@ -44,21 +45,6 @@ std::string list_text() {
   return out;
 }
 
-// A scene parameter's help names the scenes that have it; where they describe it differently
-// (units differ between scenes), --list gives each one's meaning.
-std::string scene_help(const ParamSpec& spec) {
-  std::vector<std::string> names;
-  bool same = true;
-  for (const auto& scene : scenes())
-    for (const auto& p : scene.description.parameters)
-      if (p.spec.name == spec.name) {
-        names.push_back(scene.description.name);
-        same = same && p.spec.help == spec.help;
-      }
-  return fmt::format("scene parameter of {}: {}", fmt::join(names, ", "),
-                     same ? spec.help : "its meaning and units differ by scene (see --list)");
-}
-
 class SimCommand final : public Command {
  public:
   explicit SimCommand(CLI::App& parent)
@@ -66,14 +52,7 @@ class SimCommand final : public Command {
             "sim", "N-body simulation of a scene or a particle file: snapshots, diagnostics, "
                    "checkpoints")),
         params_(*app_, sim_job_fields(), SimJob{}),
-        scene_specs_(scene_parameter_specs()),
-        scene_values_(scene_specs_.size()) {
-    for (std::size_t i = 0; i < scene_specs_.size(); ++i) {
-      const ParamSpec& s = scene_specs_[i];
-      scene_options_.push_back(app_->add_option("--" + s.name, scene_values_[i], scene_help(s))
-                                   ->type_name(param_type_name(s))
-                                   ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast));
-    }
+        scene_options_(*app_) {
     app_->add_flag("--list", list_, "list scenes, integrators and engines, then exit");
     app_->add_flag("--quiet", quiet_, "no diagnostics table and no progress line");
     app_->add_option("--config", config_, "TOML file of parameters (keys as the flags); flags "
@@ -97,14 +76,7 @@ class SimCommand final : public Command {
     check_output_is_not_input("--out", job.out, "--input", job.input);
     for (const auto& f : sim_job_fields())
       if (params_.option(f.name)->count() > 0) job.given.push_back(f.name);
-    for (std::size_t i = 0; i < scene_specs_.size(); ++i) {
-      if (scene_options_[i]->count() == 0) continue;
-      try {
-        set_scene_value(job, scene_specs_[i].name, parse_param_text(scene_specs_[i], scene_values_[i]));
-      } catch (const ParameterError& e) {
-        throw e.renamed("--" + scene_specs_[i].name);
-      }
-    }
+    scene_options_.apply(job);
 
     ProgressLine progress(quiet_, "steps");
     SimObserver observer;
@@ -142,10 +114,7 @@ class SimCommand final : public Command {
     try {
       outcome = run_simulation(job, observer);
     } catch (const ParameterError& e) {
-      // The scenes name their parameters bare; on the command line they are flags.
-      for (const auto& spec : scene_specs_)
-        if (e.parameter() == spec.name) throw e.renamed("--" + spec.name);
-      throw;
+      scene_options_.rethrow_as_flag(e);
     }
     progress.finish();
     if (outcome.signal != 0) {
@@ -173,19 +142,10 @@ class SimCommand final : public Command {
   }
 
  private:
-  static void set_scene_value(SimJob& job, const std::string& name, ParamValue value) {
-    for (auto& [n, v] : job.scene_settings)
-      if (n == name) {
-        v = std::move(value);
-        return;
-      }
-    job.scene_settings.emplace_back(name, std::move(value));
-  }
-
   void apply_config(SimJob& job) {
     std::vector<const ParamSpec*> specs;
     for (const auto& f : sim_job_fields()) specs.push_back(&f);
-    for (const auto& s : scene_specs_) specs.push_back(&s);
+    for (const auto& s : scene_options_.specs()) specs.push_back(&s);
     for (const auto& e : read_config_file(config_, specs)) {
       const auto* f = find_field(sim_job_fields(), e.spec->name);
       try {
@@ -193,7 +153,7 @@ class SimCommand final : public Command {
           f->set(job, e.value);
           job.given.push_back(f->name);
         } else {
-          set_scene_value(job, e.spec->name, e.value);
+          SceneOptions::set(job, e.spec->name, e.value);
         }
       } catch (const ParameterError& err) {
         throw err.renamed(e.where);
@@ -203,9 +163,7 @@ class SimCommand final : public Command {
 
   CLI::App* app_;
   CliParams<SimJob> params_;
-  std::vector<ParamSpec> scene_specs_;
-  std::vector<std::string> scene_values_;
-  std::vector<CLI::Option*> scene_options_;
+  SceneOptions scene_options_;
   bool list_ = false;
   bool quiet_ = false;
   std::string config_;

@@ -36,12 +36,6 @@ constexpr std::size_t kJobsInFlight = 2;
 // resolve such steps, and the run would crawl without end.
 constexpr double kSmallestStep = 1e-13;
 
-std::string where_nonfinite(const NonFinite& bad, const SimClock& clock) {
-  return fmt::format("the state became non-finite at step {} (t = {}): particle {} (id {}) has "
-                     "{} component {}",
-                     clock.steps, clock.time(), bad.particle, bad.id, bad.what, bad.value);
-}
-
 struct Schedule {
   double t_end;
   double every_time;  // output interval T; 0: none
@@ -102,6 +96,12 @@ std::string drift_text(const DriftWarning& w, double limit) {
 }
 
 }  // namespace
+
+std::string where_nonfinite(const NonFinite& bad, const SimClock& clock) {
+  return fmt::format("the state became non-finite at step {} (t = {}): particle {} (id {}) has "
+                     "{} component {}",
+                     clock.steps, clock.time(), bad.particle, bad.id, bad.what, bad.value);
+}
 
 template <class Real>
 SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& initial,

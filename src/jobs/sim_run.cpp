@@ -11,7 +11,6 @@
 #include "orrery/core/float128.hpp"
 #include "orrery/core/version.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
-#include "orrery/nbody/coinciding_particles.hpp"
 #include "orrery/nbody/engines.hpp"
 #include "orrery/nbody/simulation.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
@@ -21,11 +20,8 @@
 #include "orrery/io/run_store.hpp"
 #include "orrery/jobs/compute_fields.hpp"
 #include "orrery/jobs/engine_fields.hpp"
-#include "orrery/jobs/memory_estimate.hpp"
 #include "orrery/jobs/run_limits.hpp"
 #include "orrery/jobs/sim_job.hpp"
-#include "orrery/scenes/dynamical_time.hpp"
-#include "orrery/scenes/scene_registry.hpp"
 #include "jobs/sim_settings.hpp"
 
 namespace orrery {
@@ -43,10 +39,7 @@ EngineFacts facts_of(ForceEngine<Real>& engine, const EngineOptions& eo) {
           engine.potential_energy_method()};
 }
 
-struct Plan {
-  InitialConditions ic;  // for a new run
-  double start_time = 0;  // where a new run's clock starts (a snapshot's time, else 0)
-  double dt = 0, t_end = 0;
+struct Plan : SimStart {
   std::int64_t every = 0, checkpoint_every = 0;
 };
 
@@ -90,13 +83,7 @@ SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& o
   Plan plan = given_plan;
   if (job.every_time > 0) plan.every = 0;
   const EngineOptions eo = engine_options_of(job, plan.ic.g, plan.ic.softening);
-  SimClock clock;
-  clock.t = plan.start_time;
-  clock.dt = plan.dt;
-  Simulation<Real> sim(convert_particles<Real>(plan.ic.particles), make_force_engine<Real>(job.engine, eo),
-                       make_array_stepper<Real>(job.integrator, job.tolerance,
-                                                block_step_options_of(job, plan.ic.softening)),
-                       clock);
+  Simulation<Real> sim = make_simulation<Real>(job, plan);
   const Diagnostics initial = sim.diagnostics();
   const RunSettings settings{plan.t_end, plan.every, job.every_time, plan.checkpoint_every};
   // Made in a hidden folder, which appears under its name only with all three files in it.
@@ -174,12 +161,6 @@ SimOutcome dispatch(Precision p, F&& f) {
     case Precision::mixed: break;  // refused by check_run_choices
   }
   throw ParameterError("--precision", to_string(p), "one of: fp32, fp64, fp128");
-}
-
-// The sim's precision, backend and device choices, checked before any work.
-void check_run_choices(const SimJob& job) {
-  check_precision(*find_field(sim_job_fields(), "precision"), job.precision);
-  check_engine_choice(job);
 }
 
 // A run records the CPU kernel variant it was computed with, and this CPU must run that
@@ -279,29 +260,7 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
   }
 
   // A new run: initial conditions, then every check, then the run.
-  if (job.scene.empty() == job.input.empty())
-    throw ParameterError("--scene/--input", job.scene.empty() ? "neither" : "both",
-                         "exactly one of --scene NAME and --input FILE");
-  check_sim_memory(job);  // before a scene allocates its particles
-  if (job.input.empty()) {
-    plan.ic = make_scene(job.scene, job.scene_settings);
-    plan.dt = job.dt > 0 ? job.dt : plan.ic.dt;
-    plan.t_end = std::isnan(job.t_end) ? plan.ic.t_end : job.t_end;
-  } else {
-    SimInput in = read_sim_input(job);
-    plan.ic = std::move(in.ic);
-    plan.start_time = in.start_time;
-    plan.dt = job.dt > 0 ? job.dt : in.dt;
-    plan.t_end = std::isnan(job.t_end) ? in.t_end : job.t_end;
-  }
-  check_no_coinciding_particles(plan.ic.particles, plan.ic.softening, job.precision,
-                                job.input.empty() ? "scene " + job.scene : "'" + job.input + "'");
-  if (!(plan.dt > 0))  // job.dt is 0 (not given) or was refused above
-    throw InputError(fmt::format("--dt: none given, and {}; give --dt",
-                                 no_time_scale_reason(plan.ic.particles, plan.ic.g)));
-  if (!(plan.t_end > plan.start_time))
-    throw ParameterError("--t-end", fmt::format("{}", plan.t_end),
-                         fmt::format("a time after the start, t = {}", plan.start_time));
+  static_cast<SimStart&>(plan) = plan_sim_start(job);
   plan.every = job.every > 0 ? job.every : default_every(plan.t_end - plan.start_time, plan.dt);
   plan.checkpoint_every = job.checkpoint_every > 0 ? job.checkpoint_every : plan.every;
   check_run_limits(job, std::ssize(plan.ic.particles.mass), plan.start_time, plan.dt, plan.t_end,
@@ -311,28 +270,7 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
     throw ParameterError("--out", job.out,
                          "a name that does not exist yet (add --resume to continue the run)");
   check_output_path("--out", job.out);
-  find_integrator(job.integrator);
-  try {  // a tolerance only for a method that can control its step, block-step options in
-         // range: refused before any work
-    make_array_stepper<double>(job.integrator, job.tolerance,
-                               block_step_options_of(job, plan.ic.softening));
-  } catch (const ParameterError& e) {
-    throw e.renamed("--" + e.parameter());
-  }
-  if (job.precision == Precision::fp32) {
-    try {  // not every method runs in fp32
-      make_array_stepper<float>(job.integrator, job.tolerance);
-    } catch (const ParameterError& e) {
-      throw e.renamed("--" + e.parameter());
-    }
-  }
-  // The variant used is the one recorded: "" becomes the widest this CPU runs.
-  SimJob resolved = job;
-  try {
-    resolved.cpu_kernel = resolve_cpu_kernel(job.cpu_kernel);
-  } catch (const ParameterError& e) {
-    throw e.renamed("--cpu-kernel");
-  }
+  const SimJob resolved = checked_sim_method(job, plan.ic.softening);
   return described(dispatch(resolved.precision,
                             [&](auto real) {
                               return start<decltype(real)>(resolved, plan, observer);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "orrery/core/error.hpp"
+#include "orrery/render/view_camera.hpp"
 
 namespace orrery {
 
@@ -58,10 +59,9 @@ struct SplatBuffer::Projection {
 
   Projection(const Camera& camera, int width, int height)
       : centre(camera.centre), scale(width / camera.width), w(width), h(height) {
-    const double ca = std::cos(camera.azimuth), sa = std::sin(camera.azimuth);
-    const double ce = std::cos(camera.elevation), se = std::sin(camera.elevation);
-    right = {-sa, ca, 0.0};
-    up = {-se * ca, -se * sa, ce};
+    const ScreenAxes axes = screen_axes(camera);
+    right = axes.right;
+    up = axes.up;
   }
 
   // False for a body whose light falls outside the picture.

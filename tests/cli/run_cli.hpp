@@ -17,8 +17,10 @@ struct CliResult {
   std::string out, err;
 };
 
-inline CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::path& cwd) {
-  std::string cmd = "cd '" + cwd.string() + "' && '" ORRERY_CLI_PATH "'";
+// `prefix` runs the program under another (e.g. "xvfb-run -a").
+inline CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                         const std::string& prefix = "") {
+  std::string cmd = "cd '" + cwd.string() + "' && " + prefix + " '" ORRERY_CLI_PATH "'";
   for (const auto& a : args) cmd += " '" + a + "'";
   cmd += " > .stdout 2> .stderr";
   const int raw = std::system(cmd.c_str());

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "orrery/core/parameter.hpp"
+#include "orrery/jobs/frame_look.hpp"
 
 namespace orrery {
 
-enum class ColourBy { speed, group, plain };
 enum class CameraMotion { fixed, follow, orbit };
 
 struct RenderJob {

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+// A live simulation for `orrery view`: the new run `orrery sim` would start (the same checks and
+// the same Simulation), stepped by regular steps of its clock's dt, the last shortened to land
+// on t-end, and nothing written. The energy drift is measured at most every
+// kDriftInterval seconds: the potential energy costs as much as a force evaluation.
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "jobs/sim_settings.hpp"
+#include "jobs/view_sources.hpp"
+#include "orrery/core/error.hpp"
+#include "orrery/core/float128.hpp"
+#include "orrery/scenes/scene_registry.hpp"
+
+namespace orrery {
+
+namespace {
+
+constexpr double kDriftInterval = 1.0;
+// Rejections in a row after which the session stops, as `orrery sim`'s run loop does.
+constexpr int kMaxRejectionsInARow = 64;
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+template <class Real>
+class LiveSource final : public FrameSource {
+ public:
+  LiveSource(const SimJob& job, const SimStart& start, ColourBy by, double extent)
+      : sim_(make_simulation<Real>(job, start)), colour_by_(by), t_end_(start.t_end) {
+    initial_ = sim_.diagnostics();
+    live = true;
+    units = start.ic.units;
+    t_end = start.t_end;
+    look = frame_look_of(start.ic.particles, extent, scene_n(start.ic));
+  }
+
+  void advance(std::int64_t moves) override {
+    const auto t0 = Clock::now();
+    std::int64_t taken = 0;
+    int rejected = 0;
+    while (taken < moves && !at_end()) {
+      const SimClock& c = sim_.clock();
+      const double left = c.remaining(t_end_);
+      const StepReport<Real> report =
+          left <= c.dt * (1 + 1e-12) ? sim_.step_onto(t_end_, left) : sim_.step(c.dt);
+      if (!report.accepted) {
+        if (++rejected == kMaxRejectionsInARow)
+          throw RunError(fmt::format("the integrator rejected {} steps in a row at t = {}",
+                                     rejected, sim_.clock().time()));
+        continue;
+      }
+      rejected = 0;
+      ++taken;
+    }
+    if (auto bad = sim_.first_nonfinite()) throw RunError(where_nonfinite(*bad, sim_.clock()));
+    const double seconds = seconds_since(t0);
+    if (taken > 0 && seconds > 0) rate_ = static_cast<double>(taken) / seconds;
+  }
+
+  void capture(ViewFrame& out) override {
+    fill_frame_bodies(convert_particles<double>(sim_.particles()), colour_by_, look, out);
+    if (!measured_ || seconds_since(drift_measured_) > kDriftInterval) {
+      drift_ = drift_since(initial_, sim_.diagnostics()).energy;
+      drift_measured_ = Clock::now();
+      measured_ = true;
+    }
+    out.time = sim_.clock().time();
+    out.index = sim_.clock().steps;
+    out.energy_drift = drift_;
+    out.steps_per_second = rate_;
+    out.at_end = at_end();
+  }
+
+  bool at_end() const override { return sim_.clock().remaining(t_end_) <= 1e-12 * std::abs(t_end_); }
+
+ private:
+  static std::int64_t scene_n(const InitialConditions& ic) {
+    for (const auto& [name, value] : ic.parameters)
+      if (name == "n" && std::holds_alternative<std::int64_t>(value))
+        return std::get<std::int64_t>(value);
+    return 0;
+  }
+
+  Simulation<Real> sim_;
+  ColourBy colour_by_;
+  double t_end_;
+  Diagnostics initial_;
+  double drift_ = 0, rate_ = 0;
+  bool measured_ = false;
+  Clock::time_point drift_measured_;
+};
+
+}  // namespace
+
+std::unique_ptr<FrameSource> make_live_source(const ViewJob& job) {
+  const SimJob& given = job.sim;
+  check_run_choices(given);
+  check_colour_by(job.colour_by, given.scene);
+  const SimStart start = plan_sim_start(given);
+  const SimJob sim = checked_sim_method(given, start.ic.softening);
+  switch (sim.precision) {
+    case Precision::fp32:
+      return std::make_unique<LiveSource<float>>(sim, start, job.colour_by, job.extent);
+    case Precision::fp128:
+      return std::make_unique<LiveSource<float128>>(sim, start, job.colour_by, job.extent);
+    case Precision::fp64:
+    case Precision::mixed: break;  // mixed refused by check_run_choices
+  }
+  return std::make_unique<LiveSource<double>>(sim, start, job.colour_by, job.extent);
+}
+
+}  // namespace orrery
