@@ -93,10 +93,8 @@ SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& o
   SimClock clock;
   clock.t = plan.start_time;
   clock.dt = plan.dt;
-  Simulation<Real> sim(convert_particles<Real>(plan.ic.particles), make_force_engine<Real>(job.engine, eo),
-                       make_array_stepper<Real>(job.integrator, job.tolerance,
-                                                block_step_options_of(job, plan.ic.softening)),
-                       clock);
+  Simulation<Real> sim = make_simulation(job, convert_particles<Real>(plan.ic.particles),
+                                         plan.ic.g, plan.ic.softening, clock);
   const Diagnostics initial = sim.diagnostics();
   const RunSettings settings{plan.t_end, plan.every, job.every_time, plan.checkpoint_every};
   // Made in a hidden folder, which appears under its name only with all three files in it.
@@ -153,10 +151,8 @@ SimOutcome resume(const SimJob& job, RunStore& store, const SimObserver& observe
     eo = engine_options_of(job, h5::read_attribute(description.id(), "G").reals.at(0),
                         h5::read_attribute(description.id(), "softening").reals.at(0));
   }
-  Simulation<Real> sim(std::move(checkpoint.particles), make_force_engine<Real>(job.engine, eo),
-                       make_array_stepper<Real>(job.integrator, job.tolerance,
-                                                block_step_options_of(job, eo.softening)),
-                       checkpoint.clock);
+  Simulation<Real> sim =
+      make_simulation(job, std::move(checkpoint.particles), eo.g, eo.softening, checkpoint.clock);
   sim.load_stepper_state(checkpoint.stepper);
   const EngineFacts facts = facts_of(sim.engine(), eo);
   SimOutcome out = run_loop(sim, store, store.initial_diagnostics(), checkpoint.next_snapshot,
@@ -171,15 +167,9 @@ SimOutcome dispatch(Precision p, F&& f) {
     case Precision::fp32: return f(float{});
     case Precision::fp128: return f(float128{});
     case Precision::fp64: return f(double{});
-    case Precision::mixed: break;  // refused by check_run_choices
+    case Precision::mixed: break;  // refused by check_simulation_choices
   }
   throw ParameterError("--precision", to_string(p), "one of: fp32, fp64, fp128");
-}
-
-// The sim's precision, backend and device choices, checked before any work.
-void check_run_choices(const SimJob& job) {
-  check_precision(*find_field(sim_job_fields(), "precision"), job.precision);
-  check_engine_choice(job);
 }
 
 // A run records the CPU kernel variant it was computed with, and this CPU must run that
@@ -229,7 +219,7 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
   if (job.every < 0 || job.checkpoint_every < 0 || job.threads < 0 || job.stop_after < 0)
     throw ParameterError("--every/--checkpoint-every/--threads/--stop-after", "a negative count",
                          "counts >= 1");
-  check_run_choices(job);
+  check_simulation_choices(job);
   Plan plan;
 
   if (job.resume) {
@@ -311,28 +301,8 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
     throw ParameterError("--out", job.out,
                          "a name that does not exist yet (add --resume to continue the run)");
   check_output_path("--out", job.out);
-  find_integrator(job.integrator);
-  try {  // a tolerance only for a method that can control its step, block-step options in
-         // range: refused before any work
-    make_array_stepper<double>(job.integrator, job.tolerance,
-                               block_step_options_of(job, plan.ic.softening));
-  } catch (const ParameterError& e) {
-    throw e.renamed("--" + e.parameter());
-  }
-  if (job.precision == Precision::fp32) {
-    try {  // not every method runs in fp32
-      make_array_stepper<float>(job.integrator, job.tolerance);
-    } catch (const ParameterError& e) {
-      throw e.renamed("--" + e.parameter());
-    }
-  }
   // The variant used is the one recorded: "" becomes the widest this CPU runs.
-  SimJob resolved = job;
-  try {
-    resolved.cpu_kernel = resolve_cpu_kernel(job.cpu_kernel);
-  } catch (const ParameterError& e) {
-    throw e.renamed("--cpu-kernel");
-  }
+  const SimJob resolved = resolved_simulation_choices(job, plan.ic.softening);
   return described(dispatch(resolved.precision,
                             [&](auto real) {
                               return start<decltype(real)>(resolved, plan, observer);

@@ -8,6 +8,7 @@
 
 #include "orrery/io/run_store.hpp"
 #include "orrery/jobs/sim_job.hpp"
+#include "orrery/jobs/sim_setup.hpp"
 #include "orrery/nbody/simulation.hpp"
 
 namespace orrery {
@@ -30,16 +31,6 @@ struct SimCadence {
   bool stop_on_drift = false;  // and stop, after a checkpoint
 };
 
-// A new run's initial conditions from --input: a particle file, a run's snapshot (which goes on
-// from its time with its run's dt and end time) or a run (its newest snapshot); --softening may
-// replace the file's softening. dt and t_end are the snapshot's or the file's estimates.
-struct SimInput {
-  InitialConditions ic;
-  double start_time = 0.0;
-  double dt = 0.0;
-  double t_end = 0.0;
-};
-SimInput read_sim_input(const SimJob& job);
 
 // With --resume, each scene parameter given must equal the run's own (ParameterError naming it).
 void check_resumed_scene_settings(hid_t root, const SimJob& job);

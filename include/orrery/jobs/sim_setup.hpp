@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// A simulation as a sim job describes it, for every face that steps one (the run of `orrery sim`,
+// the Python module): where its particles come from when not from a scene, the checks of the
+// job's choices that do not concern its files, and the Simulation made of them.
+#pragma once
+
+#include "orrery/jobs/sim_job.hpp"
+#include "orrery/nbody/simulation.hpp"
+#include "orrery/scenes/initial_conditions.hpp"
+
+namespace orrery {
+
+// A new run's initial conditions from --input: a particle file, a run's snapshot (which goes on
+// from its time with its run's dt and end time) or a run (its newest snapshot); --softening may
+// replace the file's softening. dt and t_end are the snapshot's or the file's estimates.
+struct SimInput {
+  InitialConditions ic;
+  double start_time = 0.0;
+  double dt = 0.0;
+  double t_end = 0.0;
+};
+SimInput read_sim_input(const SimJob& job);
+
+// Refuses, naming the flag, a precision, engine, backend or device list the job cannot run with.
+void check_simulation_choices(const SimJob& job);
+// Refuses an integrator, a tolerance or a block-step option the job's precision cannot take,
+// and resolves the CPU kernel ("" becomes the widest this CPU runs): the job as it will run.
+SimJob resolved_simulation_choices(const SimJob& job, double softening);
+
+// The simulation of `particles` with the job's engine and integrator, in its precision Real.
+template <class Real>
+Simulation<Real> make_simulation(const SimJob& job, Particles<Real> particles, double g,
+                                 double softening, SimClock clock);
+
+}  // namespace orrery
