@@ -41,9 +41,9 @@ std::string type_name(py::handle value) { return py::str(py::type::handle_of(val
 ParamValue param_value_of(const ParamSpec& spec, py::handle value) {
   const bool is_bool = py::isinstance<py::bool_>(value);
   switch (spec.kind) {
-    case ParamKind::Integer:
-      if (is_bool || !py::isinstance<py::int_>(value)) wrong_type(spec, value);
-      return ParamValue{value.cast<std::int64_t>()};
+    case ParamKind::Integer:  // int, numpy's integers: whatever has __index__
+      if (is_bool || !PyIndex_Check(value.ptr())) wrong_type(spec, value);
+      return ParamValue{py::int_(py::reinterpret_borrow<py::object>(value)).cast<std::int64_t>()};
     case ParamKind::Real:
       if (is_bool) wrong_type(spec, value);
       try {

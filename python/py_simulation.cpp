@@ -37,25 +37,33 @@ double suggested_dt(const Particles<double>& p, double g) {
   return std::isfinite(t_dyn) && t_dyn > 0 ? power_of_two_floor(t_dyn / 100.0) : 0.0;
 }
 
-std::vector<double> rows_of(const py::handle& value, std::size_t n, const char* name) {
-  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
-  if (!a || a.ndim() != 2 || a.shape(1) != 3 || static_cast<std::size_t>(a.shape(0)) != n)
-    throw ParameterError(name, "an array of shape " + std::string(py::str(py::getattr(
-                                                          py::array::ensure(value), "shape",
-                                                          py::none()))),
-                         "an array of shape (" + std::to_string(n) + ", 3)");
-  return std::vector<double>(a.data(), a.data() + 3 * n);
+using Doubles = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+// `value` as an array of numbers; ParameterError for what numpy cannot make one of.
+Doubles numbers(const py::handle& value, const char* name) {
+  Doubles a = Doubles::ensure(value);
+  if (!a) {
+    PyErr_Clear();
+    throw ParameterError(name, py::str(value), "an array of numbers");
+  }
+  return a;
 }
 
-std::vector<double> values_of(const py::handle& value, std::size_t n, const char* name) {
-  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
-  if (!a || a.ndim() != 1 || static_cast<std::size_t>(a.shape(0)) != n)
-    throw ParameterError(name, "an array of another shape",
-                         "an array of shape (" + std::to_string(n) + ",)");
-  return std::vector<double>(a.data(), a.data() + n);
-}
+std::string shape_of(const Doubles& a) { return py::str(a.attr("shape")); }
 
 }  // namespace
+
+std::vector<double> per_body(const py::handle& value, std::size_t n, bool three, const char* name) {
+  Doubles a = numbers(value, name);
+  if (three && a.size() == 3 && n == 1) a = a.reshape({1, 3});
+  const bool fits = three ? a.ndim() == 2 && a.shape(0) == static_cast<py::ssize_t>(n) &&
+                                a.shape(1) == 3
+                          : a.ndim() == 1 && a.shape(0) == static_cast<py::ssize_t>(n);
+  if (!fits)
+    throw ParameterError(name, "an array of shape " + shape_of(a),
+                         "an array of shape (" + std::to_string(n) + (three ? ", 3)" : ",)"));
+  return std::vector<double>(a.data(), a.data() + a.size());
+}
 
 PySimulation::PySimulation(double g, double softening, const py::kwargs& settings)
     : g_(g), softening_(softening), source_("the arrays") {
@@ -168,20 +176,16 @@ SimulationCore& PySimulation::core() {
 
 void PySimulation::add(const py::handle& mass, const py::handle& position,
                        const py::handle& velocity, const py::handle& softening) {
-  auto m = py::array_t<double, py::array::forcecast>::ensure(mass);
-  if (!m || m.ndim() > 1) throw ParameterError("mass", "an array of another shape", "N masses");
-  const std::size_t n = m.ndim() == 0 ? 1 : static_cast<std::size_t>(m.shape(0));
-  const std::vector<double> masses = values_of(m.reshape({static_cast<py::ssize_t>(n)}), n, "mass");
+  Doubles m = numbers(mass, "mass");
+  if (m.ndim() > 1) throw ParameterError("mass", "an array of shape " + shape_of(m), "N masses");
+  const std::size_t n = static_cast<std::size_t>(m.size());
+  const std::vector<double> masses(m.data(), m.data() + n);
   for (double x : masses)
     if (!(x > 0) || !std::isfinite(x))
       throw ParameterError("mass", py::str(py::float_(x)), "finite masses > 0");
-  const auto reshape = [n](const py::handle& v) {
-    return py::array_t<double, py::array::forcecast>::ensure(v).reshape(
-        {static_cast<py::ssize_t>(n), py::ssize_t{3}});
-  };
-  const std::vector<double> x = rows_of(reshape(position), n, "position");
+  const std::vector<double> x = per_body(position, n, true, "position");
   const std::vector<double> v =
-      velocity.is_none() ? std::vector<double>(3 * n, 0.0) : rows_of(reshape(velocity), n, "velocity");
+      velocity.is_none() ? std::vector<double>(3 * n, 0.0) : per_body(velocity, n, true, "velocity");
   Particles<double> p = core_ ? core_->particles() : Particles<double>{};
   const std::size_t first = p.size();
   if (!softening.is_none() && first > 0 && p.softening.empty())
@@ -196,7 +200,7 @@ void PySimulation::add(const py::handle& mass, const py::handle& position,
     p.id[first + i] = next_id + i;
   }
   if (!softening.is_none()) {
-    const std::vector<double> eps = values_of(softening, n, "softening");
+    const std::vector<double> eps = per_body(softening, n, false, "softening");
     p.softening.insert(p.softening.end(), eps.begin(), eps.end());
   }
   rebuild(job_, p);

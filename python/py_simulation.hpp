@@ -14,6 +14,10 @@
 
 namespace orrery::python {
 
+// N values (one a body), or N×3 rows where `three` (a single row for N = 1), from any array
+// numpy makes of `value`; ParameterError naming `name` for another shape or what is not numbers.
+std::vector<double> per_body(const py::handle& value, std::size_t n, bool three, const char* name);
+
 class PySimulation {
  public:
   // No particles yet: G and softening of the arrays to be added, and the settings.

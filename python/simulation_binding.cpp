@@ -54,14 +54,6 @@ py::array state_array(PySimulation& sim, HostArray h, bool three, Copy copy) {
   return out;
 }
 
-std::vector<double> doubles(const py::handle& value, std::size_t count, const char* name) {
-  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
-  if (!a || static_cast<std::size_t>(a.size()) != count)
-    throw ParameterError(name, "an array of " + std::to_string(a ? a.size() : 0) + " values",
-                         std::to_string(count) + " values");
-  return std::vector<double>(a.data(), a.data() + count);
-}
-
 void require_dt(PySimulation& sim) {
   if (!(sim.clock().dt > 0))
     throw InputError("dt: none given, and the particles suggest none; set sim.dt");
@@ -227,7 +219,7 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
                            &position_rows);
       },
       [](PySimulation& s, const py::handle& v) {
-        s.core().set_positions(doubles(v, 3 * s.size(), "position"));
+        s.core().set_positions(per_body(v, s.size(), true, "position"));
       },
       kPositionDoc);
   c.def_property(
@@ -237,7 +229,7 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
                            &velocity_rows);
       },
       [](PySimulation& s, const py::handle& v) {
-        s.core().set_velocities(doubles(v, 3 * s.size(), "velocity"));
+        s.core().set_velocities(per_body(v, s.size(), true, "velocity"));
       },
       "velocities, (N, 3): a view like position");
   c.def_property(
@@ -247,7 +239,7 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
                            &mass_values);
       },
       [](PySimulation& s, const py::handle& v) {
-        s.core().set_masses(doubles(v, s.size(), "mass"));
+        s.core().set_masses(per_body(v, s.size(), false, "mass"));
       },
       "masses, (N,): a view like position");
 }

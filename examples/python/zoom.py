@@ -14,10 +14,10 @@ import matplotlib.pyplot as plt
 import orrery
 
 STEPS = 20000
-CENTER = (5.30031, -0.45)
+CENTER = (-5.1, 0.5)  # on the left arc of the map, where its structure goes on at every scale
 
 fig, axes = plt.subplots(2, 3, figsize=(10, 6.8))
-frames = orrery.zoom(center=CENTER, from_width=40.0, to_width=0.4, frames=6, resolution=200,
+frames = orrery.zoom(center=CENTER, from_width=40.0, to_width=0.5, frames=6, resolution=200,
                      steps=STEPS)
 for ax, (window, counts) in zip(axes.flat, frames):
     ax.imshow(STEPS - counts, origin="lower", extent=window, cmap="inferno",
