@@ -4,13 +4,13 @@
 // keyword takes what the CLI's flag takes and is refused with the flag's message.
 #pragma once
 
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
 #include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <pybind11/numpy.h>
-#include <pybind11/pybind11.h>
 
 #include "orrery/core/parameter.hpp"
 

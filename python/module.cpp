@@ -29,7 +29,9 @@ std::vector<double> rows_of_columns(const std::vector<double>& x, const std::vec
 
 namespace {
 
-std::string type_name(py::handle value) { return py::str(py::type::handle_of(value).attr("__name__")); }
+std::string type_name(py::handle value) {
+  return py::str(py::type::handle_of(value).attr("__name__"));
+}
 
 [[noreturn]] void wrong_type(const ParamSpec& spec, py::handle value) {
   throw py::type_error(keyword_of(spec.name) + ": expected " + describe_kind(spec) + ", got " +

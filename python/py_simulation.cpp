@@ -19,10 +19,9 @@ namespace {
 
 // The sim job's parameters that concern the simulation itself, not a run's files and cadence.
 const std::vector<std::string>& setting_keywords() {
-  static const std::vector<std::string> k{"engine",       "theta",     "multipole", "integrator",
-                                          "dt",           "tolerance", "block_eta", "block_length",
-                                          "precision",    "threads",   "backend",   "devices",
-                                          "cpu_kernel"};
+  static const std::vector<std::string> k{
+      "engine",       "theta",     "multipole", "integrator", "dt",      "tolerance", "block_eta",
+      "block_length", "precision", "threads",   "backend",    "devices", "cpu_kernel"};
   return k;
 }
 
@@ -56,9 +55,9 @@ std::string shape_of(const Doubles& a) { return py::str(a.attr("shape")); }
 std::vector<double> per_body(const py::handle& value, std::size_t n, bool three, const char* name) {
   Doubles a = numbers(value, name);
   if (three && a.size() == 3 && n == 1) a = a.reshape({1, 3});
-  const bool fits = three ? a.ndim() == 2 && a.shape(0) == static_cast<py::ssize_t>(n) &&
-                                a.shape(1) == 3
-                          : a.ndim() == 1 && a.shape(0) == static_cast<py::ssize_t>(n);
+  const bool fits =
+      three ? a.ndim() == 2 && a.shape(0) == static_cast<py::ssize_t>(n) && a.shape(1) == 3
+            : a.ndim() == 1 && a.shape(0) == static_cast<py::ssize_t>(n);
   if (!fits)
     throw ParameterError(name, "an array of shape " + shape_of(a),
                          "an array of shape (" + std::to_string(n) + (three ? ", 3)" : ",)"));
@@ -67,7 +66,8 @@ std::vector<double> per_body(const py::handle& value, std::size_t n, bool three,
 
 PySimulation::PySimulation(double g, double softening, const py::kwargs& settings)
     : g_(g), softening_(softening), source_("the arrays") {
-  if (!(g > 0) || !std::isfinite(g)) throw ParameterError("G", py::str(py::float_(g)), "a finite number > 0");
+  if (!(g > 0) || !std::isfinite(g))
+    throw ParameterError("G", py::str(py::float_(g)), "a finite number > 0");
   if (!(softening >= 0) || !std::isfinite(softening))
     throw ParameterError("softening", py::str(py::float_(softening)), "a finite number >= 0");
   apply_settings(settings);
@@ -184,18 +184,20 @@ void PySimulation::add(const py::handle& mass, const py::handle& position,
     if (!(x > 0) || !std::isfinite(x))
       throw ParameterError("mass", py::str(py::float_(x)), "finite masses > 0");
   const std::vector<double> x = per_body(position, n, true, "position");
-  const std::vector<double> v =
-      velocity.is_none() ? std::vector<double>(3 * n, 0.0) : per_body(velocity, n, true, "velocity");
+  const std::vector<double> v = velocity.is_none() ? std::vector<double>(3 * n, 0.0)
+                                                   : per_body(velocity, n, true, "velocity");
   Particles<double> p = core_ ? core_->particles() : Particles<double>{};
   const std::size_t first = p.size();
   if (!softening.is_none() && first > 0 && p.softening.empty())
-    throw ParameterError("softening", "per-particle values", "none: the particles added before have none");
+    throw ParameterError("softening", "per-particle values",
+                         "none: the particles added before have none");
   std::uint64_t next_id = 0;
   for (const auto id : p.id) next_id = std::max(next_id, id + 1);
   p.resize(first + n);
   for (std::size_t i = 0; i < n; ++i) {
     for (auto [a, k] : {std::pair{&p.x, 0}, {&p.y, 1}, {&p.z, 2}}) (*a)[first + i] = x[3 * i + k];
-    for (auto [a, k] : {std::pair{&p.vx, 0}, {&p.vy, 1}, {&p.vz, 2}}) (*a)[first + i] = v[3 * i + k];
+    for (auto [a, k] : {std::pair{&p.vx, 0}, {&p.vy, 1}, {&p.vz, 2}})
+      (*a)[first + i] = v[3 * i + k];
     p.mass[first + i] = masses[i];
     p.id[first + i] = next_id + i;
   }

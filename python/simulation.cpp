@@ -106,8 +106,9 @@ class TypedCore final : public SimulationCore {
  private:
   // Only float and double runs on host memory are shared with numpy in place.
   bool in_place() {
-    return (std::is_same_v<Real, float> || std::is_same_v<Real, double>) &&
-           sim_.engine().device().host_accessible();
+    return (std::is_same_v<Real, float> || std::is_same_v<Real, double>)&&sim_.engine()
+        .device()
+        .host_accessible();
   }
   HostArray host(Real* data) {
     if (!in_place()) return {};
@@ -155,9 +156,12 @@ std::shared_ptr<SimulationCore> make_simulation_core(const SimJob& job, const Pa
   check_simulation_choices(job);
   const SimJob resolved = resolved_simulation_choices(job, softening);
   switch (job.precision) {
-    case Precision::fp32: return typed<float>(resolved, p, g, softening, clock);
-    case Precision::fp128: return typed<float128>(resolved, p, g, softening, clock);
-    default: return typed<double>(resolved, p, g, softening, clock);
+    case Precision::fp32:
+      return typed<float>(resolved, p, g, softening, clock);
+    case Precision::fp128:
+      return typed<float128>(resolved, p, g, softening, clock);
+    default:
+      return typed<double>(resolved, p, g, softening, clock);
   }
 }
 

@@ -6,10 +6,10 @@
 // keeps that memory alive through its base, a capsule holding the simulation. A GPU engine's
 // state, or an fp128 one, comes as a read-only copy in float64; assigning the attribute
 // (sim.position = ...) writes the state on every engine.
+#include <pybind11/stl.h>
+
 #include <cmath>
 #include <filesystem>
-
-#include <pybind11/stl.h>
 
 #include "interrupt.hpp"
 #include "orrery/core/error.hpp"
@@ -45,7 +45,8 @@ py::array state_array(PySimulation& sim, HostArray h, bool three, Copy copy) {
     std::vector<py::ssize_t> strides{size};
     if (three) strides.push_back(n * size);
     auto* keep = new std::shared_ptr<SimulationCore>(sim.shared_core());
-    py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<SimulationCore>*>(p); });
+    py::capsule base(keep,
+                     [](void* p) { delete static_cast<std::shared_ptr<SimulationCore>*>(p); });
     const py::dtype type = size == 4 ? py::dtype::of<float>() : py::dtype::of<double>();
     return py::array(type, shape, strides, h.data, base);
   }
@@ -105,7 +106,8 @@ py::dict diagnostics(PySimulation& sim) {
 void save(PySimulation& sim, const std::string& path, bool overwrite) {
   std::error_code ec;
   if (!overwrite && std::filesystem::exists(path, ec))
-    throw ParameterError("path", path, "a file that does not exist yet (overwrite=True replaces it)");
+    throw ParameterError("path", path,
+                         "a file that does not exist yet (overwrite=True replaces it)");
   check_output_path("path", path);
   SimulationCore& core = sim.core();
   const Particles<double> p = core.particles();
@@ -140,6 +142,21 @@ void setting(py::class_<PySimulation>& c, const char* name, Get get, const char*
       doc);
 }
 
+// An array of the state as a property: a view (or a copy) to read, per_body() to write.
+void state_property(py::class_<PySimulation>& c, const char* name,
+                    HostArray (SimulationCore::*host)(), bool three, Copy copy,
+                    void (SimulationCore::*set)(const std::vector<double>&), const char* doc) {
+  c.def_property(
+      name,
+      [=](PySimulation& s) {
+        return state_array(s, s.shared_core() ? (s.core().*host)() : HostArray{}, three, copy);
+      },
+      [=](PySimulation& s, const py::handle& v) {
+        (s.core().*set)(per_body(v, s.size(), three, name));
+      },
+      doc);
+}
+
 }  // namespace
 
 void bind_simulation(py::module_& m) {
@@ -157,7 +174,8 @@ void bind_simulation(py::module_& m) {
 The accelerations (N, 3) and potentials (N,) of bodies at `position` (N, 3) with masses (N,),
 by any engine (engine='direct' or 'tree', theta, multipole), backend and precision, as
 `orrery forces` computes them:
-  a_i = G sum_j m_j (x_j - x_i) / (|x_j - x_i|^2 + eps^2)^(3/2),  phi_i = -G sum_j m_j / (...)^(1/2).)");
+  a_i = G sum_j m_j (x_j - x_i) / (|x_j - x_i|^2 + eps^2)^(3/2),
+  phi_i = -G sum_j m_j / (|x_j - x_i|^2 + eps^2)^(1/2).)");
 
   py::class_<PySimulation> c(m, "Simulation", kSimulationDoc);
   c.def(py::init<double, double, const py::kwargs&>(), py::arg("G") = 1.0,
@@ -168,13 +186,14 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
            py::arg("velocity") = py::none(), py::arg("softening") = py::none(), kAddDoc)
       .def("step", &step, py::arg("n") = 1, kStepDoc)
       .def("integrate", &integrate, py::arg("t"), kIntegrateDoc)
-      .def("energy",
-           [](PySimulation& s) {
-             SimulationCore& core = s.core();
-             py::gil_scoped_release computing;
-             return core.diagnostics().energy_total;
-           },
-           kEnergyDoc)
+      .def(
+          "energy",
+          [](PySimulation& s) {
+            SimulationCore& core = s.core();
+            py::gil_scoped_release computing;
+            return core.diagnostics().energy_total;
+          },
+          kEnergyDoc)
       .def("diagnostics", &diagnostics, kDiagnosticsDoc)
       .def("forces", &forces, kForcesDoc)
       .def("save", &save, py::arg("path"), py::arg("overwrite") = false, kSaveDoc)
@@ -185,63 +204,44 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
                " engine=" + s.job().engine + " integrator=" + s.job().integrator +
                " precision=" + to_string(s.job().precision) + ">";
       });
-  setting(c, "engine", [](const PySimulation& s) { return s.job().engine; },
-          "force engine: 'direct' (all pairs) or 'tree' (Barnes-Hut)");
-  setting(c, "integrator", [](const PySimulation& s) { return s.job().integrator; },
-          "time integrator by name (orrery sim --list)");
-  setting(c, "tolerance", [](const PySimulation& s) { return s.job().tolerance; },
-          "> 0: step-size control of an embedded method (dt is then the first step); 0: fixed "
-          "steps");
-  setting(c, "backend",
-          [](PySimulation& s) {
-            return s.shared_core() ? s.core().backend() : to_string(s.job().backend);
-          },
-          "where the forces are computed: reads 'cpu' or 'cuda:0,...'; set 'cpu', 'cuda' or "
-          "'auto'");
-  setting(c, "precision", [](const PySimulation& s) { return to_string(s.job().precision); },
-          "'fp64', 'fp32' or 'fp128' (fp128: the arrays are float64 copies)");
+  setting(
+      c, "engine", [](const PySimulation& s) { return s.job().engine; },
+      "force engine: 'direct' (all pairs) or 'tree' (Barnes-Hut)");
+  setting(
+      c, "integrator", [](const PySimulation& s) { return s.job().integrator; },
+      "time integrator by name (orrery sim --list)");
+  setting(
+      c, "tolerance", [](const PySimulation& s) { return s.job().tolerance; },
+      "> 0: step-size control of an embedded method (dt is then the first step); 0: fixed "
+      "steps");
+  setting(
+      c, "backend",
+      [](PySimulation& s) {
+        return s.shared_core() ? s.core().backend() : to_string(s.job().backend);
+      },
+      "where the forces are computed: reads 'cpu' or 'cuda:0,...'; set 'cpu', 'cuda' or "
+      "'auto'");
+  setting(
+      c, "precision", [](const PySimulation& s) { return to_string(s.job().precision); },
+      "'fp64', 'fp32' or 'fp128' (fp128: the arrays are float64 copies)");
   c.def_property(
       "dt", [](const PySimulation& s) { return s.clock().dt; }, &PySimulation::set_dt,
       "the next regular step (an adaptive method changes it as it goes)");
-  c.def_property_readonly("time", [](const PySimulation& s) { return s.clock().time(); },
-                          "the simulation time");
-  c.def_property_readonly("steps", [](const PySimulation& s) { return s.clock().steps; },
-                          "steps taken");
+  c.def_property_readonly(
+      "time", [](const PySimulation& s) { return s.clock().time(); }, "the simulation time");
+  c.def_property_readonly(
+      "steps", [](const PySimulation& s) { return s.clock().steps; }, "steps taken");
   c.def_property_readonly("G", &PySimulation::g, "gravitational constant");
   c.def_property_readonly("softening", &PySimulation::softening, "global softening length");
   c.def_property_readonly("units", &PySimulation::units, "the units of the scene or file");
   c.def_property_readonly("t_end", &PySimulation::t_end,
                           "the end time the scene or file suggests (0: none)");
-  c.def_property(
-      "position",
-      [](PySimulation& s) {
-        return state_array(s, s.shared_core() ? s.core().positions() : HostArray{}, true,
-                           &position_rows);
-      },
-      [](PySimulation& s, const py::handle& v) {
-        s.core().set_positions(per_body(v, s.size(), true, "position"));
-      },
-      kPositionDoc);
-  c.def_property(
-      "velocity",
-      [](PySimulation& s) {
-        return state_array(s, s.shared_core() ? s.core().velocities() : HostArray{}, true,
-                           &velocity_rows);
-      },
-      [](PySimulation& s, const py::handle& v) {
-        s.core().set_velocities(per_body(v, s.size(), true, "velocity"));
-      },
-      "velocities, (N, 3): a view like position");
-  c.def_property(
-      "mass",
-      [](PySimulation& s) {
-        return state_array(s, s.shared_core() ? s.core().masses() : HostArray{}, false,
-                           &mass_values);
-      },
-      [](PySimulation& s, const py::handle& v) {
-        s.core().set_masses(per_body(v, s.size(), false, "mass"));
-      },
-      "masses, (N,): a view like position");
+  state_property(c, "position", &SimulationCore::positions, true, &position_rows,
+                 &SimulationCore::set_positions, kPositionDoc);
+  state_property(c, "velocity", &SimulationCore::velocities, true, &velocity_rows,
+                 &SimulationCore::set_velocities, "velocities, (N, 3): a view like position");
+  state_property(c, "mass", &SimulationCore::masses, false, &mass_values,
+                 &SimulationCore::set_masses, "masses, (N,): a view like position");
 }
 
 }  // namespace orrery::python

@@ -8,7 +8,8 @@ arrays that are not copied. help(orrery.divergence_map) and help(orrery.Simulati
 
 from ._orrery import Simulation, __version__, divergence_map, forces, load, load_map
 
-__all__ = ["Simulation", "divergence_map", "forces", "load", "load_map", "zoom", "zoom_width", "__version__"]
+__all__ = ["Simulation", "divergence_map", "forces", "load", "load_map", "zoom", "zoom_width",
+           "__version__"]
 
 
 def zoom_width(from_width, to_width, frames, k):

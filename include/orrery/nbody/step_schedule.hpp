@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Where a simulation's steps go: regular steps of the clock's dt toward the next target — the
-// next output time k·T (with an output interval T) or t_end, whichever comes first — and the step
-// that would reach or pass a target shortened to land on it exactly (a regular step that ends
-// within rounding of it lands too). Output times are products k·T, never sums, so they do not
+// next output time k·T (with an output interval T) or t_end, whichever comes first — and the
+// step that would reach or pass a target shortened to land on it exactly (a regular step that
+// ends within rounding of it lands too). Output times are products k·T, never sums, so they do not
 // depend on the path to them, and the next one is found from the clock's time alone: a resumed
 // run needs no more than its clock to continue the schedule. Every face that advances a
 // Simulation (the run of `orrery sim`, the Python module) steps through step_on_schedule(), so
