@@ -2,10 +2,23 @@
 # SPDX-License-Identifier: MIT
 """Draws docs/images/work-precision.png: the relative energy error at the end of a run against
 the force evaluations it took, for every integrator, on the three problems of
-bench/work_precision.cpp. Usage:
+bench/work_precision.cpp (columns), one row per kind of method:
 
-    build/bin/orrery_work_precision > work-precision.csv      # about 5 minutes on one core
+  1. step control: the embedded Runge-Kutta pairs, bulirsch-stoer (--tolerance 1e-4 ... 1e-12)
+     and ias15 (its own control, one point);
+  2. fixed steps, not symplectic: the explicit Runge-Kutta methods without an error estimate
+     and the Adams multistep methods;
+  3. fixed steps, symplectic or symmetric: the splitting (composition) methods and the
+     implicit collocation methods.
+
+The embedded pairs and bulirsch-stoer were also run at fixed steps; those points are in the CSV,
+not in the picture. Usage (about an hour on one core, most of it the Plummer sphere):
+
+    build/bin/orrery_work_precision > work-precision.csv
     python3 scripts/work_precision.py work-precision.csv docs/images/work-precision.png
+
+Several CSV files (e.g. one per problem: orrery_work_precision pythagorean > p.csv) may be
+given before the picture's name.
 """
 import csv
 import sys
@@ -22,38 +35,67 @@ TITLES = {
     "plummer-1000": "Plummer sphere, N = 1000, ε = 0.01, t = 1",
 }
 
+ROWS = [
+    ("step control (--tolerance)",
+     ["fehlberg45", "cash-karp", "dopri5", "verner65", "fehlberg78", "dop853", "feagin10",
+      "feagin12", "feagin14", "bulirsch-stoer", "ias15"], True),
+    ("fixed steps: Runge–Kutta and Adams",
+     ["euler", "midpoint", "kutta3", "rk4", "ab1", "ab2", "ab3", "ab4", "ab5", "abm4"], False),
+    ("fixed steps: symplectic and implicit",
+     ["symplectic-euler", "leapfrog", "yoshida4", "yoshida6", "yoshida8", "trapezoid",
+      "gauss-legendre4", "gauss-legendre6", "gauss-legendre8", "lobatto3ab4"], False),
+]
+FLOOR = 1e-17  # an exact zero is drawn at the floor
+CAP = 10.0     # errors beyond are drawn at the cap
 
-def main(source, target):
+
+def read(sources):
     runs = defaultdict(list)  # (problem, method, adaptive) -> [(evaluations, error)]
-    with open(source) as f:
-        for row in csv.DictReader(f):
-            adaptive = row["control"] == "tolerance"
-            error = max(float(row["energy_error"]), 1e-17)  # exact zero: at the floor
-            runs[(row["problem"], row["method"], adaptive)].append(
-                (int(row["evaluations"]), error))
-    problems = list(TITLES)
-    methods = sorted({m for (_, m, _) in runs}, key=lambda m: list(dict.fromkeys(
-        m2 for (_, m2, _) in runs)).index(m))
-    colours = {m: plt.cm.tab10(i % 10) for i, m in enumerate(methods)}
-    fig, axes = plt.subplots(1, 3, figsize=(17, 5.6))
-    for ax, problem in zip(axes, problems):
-        for (p, method, adaptive), points in runs.items():
-            if p != problem:
-                continue
-            points.sort()
-            x = [e for e, _ in points]
-            y = [min(err, 10.0) for _, err in points]
-            ax.loglog(x, y, "o--" if adaptive else ".-", color=colours[method],
-                      label=method + (" --tolerance" if adaptive else ""), ms=4, lw=1.2)
-        ax.set_title(TITLES[problem])
-        ax.set_xlabel("force evaluations")
-        ax.grid(True, which="major", alpha=0.3)
-    axes[0].set_ylabel("relative energy error |E − E₀| / |E₀| (capped at 10)")
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=6, fontsize=9, frameon=False)
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
-    fig.savefig(target, dpi=110)
+    for source in sources:
+        with open(source) as f:
+            for row in csv.DictReader(f):
+                adaptive = row["control"] == "tolerance" or row["method"] == "ias15"
+                error = max(float(row["energy_error"]), FLOOR)
+                runs[(row["problem"], row["method"], adaptive)].append(
+                    (int(row["evaluations"]), error))
+    return runs
+
+
+def main(sources, target):
+    runs = read(sources)
+    fig, axes = plt.subplots(len(ROWS), len(TITLES), figsize=(18, 15), sharey=True)
+    markers = "os^vD<>ph*X"
+    for r, (label, methods, adaptive) in enumerate(ROWS):
+        colours = plt.cm.tab20.colors if len(methods) > 10 else plt.cm.tab10.colors
+        for c, problem in enumerate(TITLES):
+            ax = axes[r][c]
+            for k, method in enumerate(methods):
+                points = sorted(runs.get((problem, method, adaptive), []))
+                if not points:
+                    continue
+                x = [e for e, _ in points]
+                y = [min(err, CAP) for _, err in points]
+                ax.loglog(x, y, "-", marker=markers[k % len(markers)], ms=4, lw=1.1,
+                          color=colours[(2 * k) % 20 + (2 * k) // 20 if len(methods) > 10 else k],
+                          label=method)
+            ax.grid(True, which="major", alpha=0.3)
+            if r == 0:
+                ax.set_title(TITLES[problem])
+            if r == len(ROWS) - 1:
+                ax.set_xlabel("force evaluations")
+            if c == 0:
+                ax.set_ylabel(f"{label}\n|E − E₀| / |E₀|")
+        shown = {}
+        for ax in axes[r]:
+            for handle, name in zip(*ax.get_legend_handles_labels()):
+                shown.setdefault(name, handle)
+        axes[r][-1].legend(shown.values(), shown.keys(), loc="center left",
+                           bbox_to_anchor=(1.02, 0.5), fontsize=9, frameon=False)
+    fig.tight_layout()
+    fig.savefig(target, dpi=100)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    main(sys.argv[1:-1], sys.argv[-1])

@@ -7,6 +7,7 @@
 #include "orrery/jobs/map_job.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/scenes/scene_registry.hpp"
+#include "stepper_footprint.hpp"
 
 namespace orrery {
 
@@ -18,10 +19,10 @@ namespace {
 constexpr double kMapBytesPerPixel = 4 + 1 + 3 + 3;
 constexpr double kMapDataBytesPerPixel = 2 * (4 + 1);
 
-// Words of the working precision per particle: the state (7), forces (3), the largest
-// integrator's stages (a 4-stage Runge-Kutta keeps 4 derivatives of 6), the engine's partial
-// sums (6); plus the initial conditions in double with ids (9 doubles and 8 bytes).
-constexpr double kSimWordsPerParticle = 7 + 3 + 24 + 6;
+// Words of the working precision per particle besides the integrator's own arrays: the state
+// (7), forces (3), the engine's partial sums (6); plus the initial conditions in double with ids
+// (9 doubles and 8 bytes).
+constexpr double kSimWordsPerParticle = 7 + 3 + 6;
 constexpr double kSimFixedBytesPerParticle = 9 * 8 + 8;
 
 double word_bytes(Precision p) {
@@ -41,9 +42,16 @@ double map_memory_bytes(std::int64_t width, std::int64_t height, bool with_data)
   return pixels * (kMapBytesPerPixel + (with_data ? kMapDataBytesPerPixel : 0));
 }
 
-double sim_memory_bytes(std::int64_t particles, Precision precision) {
+double sim_memory_bytes(std::int64_t particles, Precision precision,
+                        double stepper_values_per_body) {
   return static_cast<double>(particles) *
-         (kSimFixedBytesPerParticle + kSimWordsPerParticle * word_bytes(precision));
+         (kSimFixedBytesPerParticle +
+          (kSimWordsPerParticle + stepper_values_per_body) * word_bytes(precision));
+}
+
+double sim_memory_bytes(const SimJob& job, std::int64_t particles) {
+  return sim_memory_bytes(particles, job.precision,
+                          stepper_values_per_body(job.integrator, job.tolerance));
 }
 
 void check_map_memory(const MapJob& job) {
@@ -63,9 +71,9 @@ void check_sim_memory(const SimJob& job) {
   const auto* count = n ? std::get_if<std::int64_t>(n) : nullptr;
   // Out of the scene's range, or a scene of fixed size: the scene says what it accepts.
   if (!count || *count <= 0 || *count > kMaxSceneParticles) return;
-  check_memory(fmt::format("scene {} with --n {} in {}", job.scene, *count,
-                           to_string(job.precision)),
-               sim_memory_bytes(*count, job.precision));
+  check_memory(fmt::format("scene {} with --n {} in {} with {}", job.scene, *count,
+                           to_string(job.precision), job.integrator),
+               sim_memory_bytes(job, *count));
 }
 
 }  // namespace orrery

@@ -66,8 +66,9 @@ void check_run_limits(const SimJob& job, std::int64_t particles, double t_start,
                                  "--every or --every-time)",
                                  snapshots, particles, format_bytes(disk), shown_text(job.out),
                                  format_bytes(free)));
-  check_memory(fmt::format("a run of {} particles in {}", particles, to_string(job.precision)),
-               sim_memory_bytes(particles, job.precision));
+  check_memory(fmt::format("a run of {} particles in {} with {}", particles,
+                           to_string(job.precision), job.integrator),
+               sim_memory_bytes(job, particles));
 }
 
 }  // namespace orrery

@@ -15,9 +15,13 @@ struct SimJob;
 
 // Counts, mask, picture and the encoded files of a width x height map.
 double map_memory_bytes(std::int64_t width, std::int64_t height, bool with_data);
-// Initial conditions, the simulation's state in `precision`, forces, the integrator's stages
-// and the engine's buffers for `particles` particles.
-double sim_memory_bytes(std::int64_t particles, Precision precision);
+// Initial conditions, the simulation's state in `precision`, forces, the engine's buffers and
+// the integrator's arrays (`stepper_values_per_body` values of `precision` per particle) for
+// `particles` particles.
+double sim_memory_bytes(std::int64_t particles, Precision precision,
+                        double stepper_values_per_body);
+// The same for the job's precision and integrator, its arrays measured (src/jobs/stepper_footprint.hpp).
+double sim_memory_bytes(const SimJob& job, std::int64_t particles);
 
 // Throw InputError when the estimate exceeds what this process may use.
 void check_map_memory(const MapJob& job);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -30,6 +31,16 @@ struct Camera {
 
 using BodyColour = std::array<float, 3>;  // linear, each channel in [0, 1]
 
+namespace detail {
+// A body's place on the picture (the pixel (iu, iv) above and left of it and its fractions) and
+// its colour, carried along so that summing a band reads one array in order.
+struct Footprint {
+  std::int32_t iu, iv;
+  float fu, fv;
+  std::array<float, 3> colour;
+};
+}  // namespace detail
+
 // Four floats per pixel: the colour sums and the light w (the sum of the weights).
 class SplatBuffer {
  public:
@@ -37,8 +48,8 @@ class SplatBuffer {
   int width() const { return width_; }
   int height() const { return height_; }
   void clear();
-  // Adds the bodies at (x, y, z) with their colours (one per body, or one for all); each of
-  // `threads` threads adds a share of the bodies into a buffer of its own, summed at the end.
+  // Adds the bodies at (x, y, z) with their colours (one per body, or one for all), sorted into
+  // bands of rows that `threads` threads sum side by side: the same bits for any thread count.
   void splat(const Camera& camera, std::span<const double> x, std::span<const double> y,
              std::span<const double> z, std::span<const BodyColour> colours);
   // The picture; `knee` is q and `saturation` S above.
@@ -49,8 +60,14 @@ class SplatBuffer {
   double total_light() const;
 
  private:
+  struct Projection;
+  void splat_chunk(const Projection& project, std::span<const double> x, std::span<const double> y,
+                   std::span<const double> z, std::span<const BodyColour> colours);
+  void add_band(std::span<const detail::Footprint> bodies);
+
   int width_, height_, threads_;
-  std::vector<std::vector<float>> parts_;  // one per thread, 4 floats per pixel; [0] the sum
+  std::vector<float> sum_;                       // 4 floats per pixel
+  std::vector<detail::Footprint> footprints_;    // the bodies of the last splat, by band
 };
 
 }  // namespace orrery

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// The arrays an integrator holds, measured rather than tabulated: its array stepper takes two
+// steps of a small harmonic system x'' = −x, twice, for two numbers of bodies, on a host device
+// that counts every value allocated. Two measures, the larger taken:
+//  - the device's count: every buffer the steps created, including any freed before the step
+//    ended, so it bounds the peak of the stepper's device arrays from above;
+//  - the growth of the heap (glibc's mallinfo2) per body between the two sizes: what the stepper
+//    keeps anywhere, host vectors included, its fixed size (tables, the object) cancelling.
+#include "stepper_footprint.hpp"
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <span>
+
+#include "orrery/device/cpu/host_array_device.hpp"
+#include "orrery/integrate/integrator_registry.hpp"
+
+namespace orrery {
+
+namespace {
+
+class CountingDevice final : public ArrayDevice<double> {
+ public:
+  std::size_t allocated = 0;  // values
+
+  std::string name() const override { return host_.name(); }
+  bool host_accessible() const override { return true; }
+  DeviceBuffer<double> allocate(std::size_t n) override {
+    allocated += n;
+    return host_.allocate(n);
+  }
+  void copy_to_device(std::span<const double> h, DeviceBuffer<double>& d) override {
+    host_.copy_to_device(h, d);
+  }
+  void copy_to_host(const DeviceBuffer<double>& d, std::span<double> h) override {
+    host_.copy_to_host(d, h);
+  }
+  void copy(const DeviceBuffer<double>& s, DeviceBuffer<double>& d) override { host_.copy(s, d); }
+  void combine(DeviceBuffer<double>& out, const DeviceBuffer<double>& y, double h,
+               std::span<const double> c,
+               std::span<const DeviceBuffer<double>* const> k) override {
+    host_.combine(out, y, h, c, k);
+  }
+  void combine_listed(DeviceBuffer<double>& y, double h, double c, const DeviceBuffer<double>& k,
+                      std::span<const std::uint32_t> targets) override {
+    host_.combine_listed(y, h, c, k, targets);
+  }
+  bool all_finite(const DeviceBuffer<double>& b) override { return host_.all_finite(b); }
+  double max_scaled_error(const DeviceBuffer<double>& e, const DeviceBuffer<double>& y,
+                          const DeviceBuffer<double>& z, double atol, double rtol) override {
+    return host_.max_scaled_error(e, y, z, atol, rtol);
+  }
+
+ private:
+  HostArrayDevice<double> host_{1};
+};
+
+class Spring final : public SecondOrderSystem<double> {
+ public:
+  ArrayDevice<double>& device() override { return device_; }
+  void accelerations(const DeviceBuffer<double>& x, DeviceBuffer<double>& a) override {
+    for (std::size_t i = 0; i < x.size(); ++i) a.data()[i] = -x.data()[i];
+  }
+
+ private:
+  CountingDevice device_;
+};
+
+double heap_bytes() {
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<double>(m.uordblks + m.hblkhd);
+}
+
+struct Footprint {
+  double device_values, heap_bytes;
+};
+
+Footprint measure(const std::string& integrator, double tolerance, std::size_t bodies) {
+  Spring system;
+  auto& device = static_cast<CountingDevice&>(system.device());
+  DeviceBuffer<double> x = device.allocate(3 * bodies), v = device.allocate(3 * bodies);
+  for (std::size_t i = 0; i < 3 * bodies; ++i) x.data()[i] = 1.0 + 0.1 * double(i % 7);
+  device.allocated = 0;
+  const double before = heap_bytes();
+  const auto stepper = make_array_stepper<double>(integrator, tolerance);
+  for (int k = 0; k < 2; ++k) stepper->step(system, x, v, 0.01);
+  return {static_cast<double>(device.allocated), heap_bytes() - before};
+}
+
+}  // namespace
+
+double stepper_values_per_body(const std::string& integrator, double tolerance) {
+  constexpr std::size_t kFew = 64, kMany = 512;
+  const Footprint few = measure(integrator, tolerance, kFew);
+  const Footprint many = measure(integrator, tolerance, kMany);
+  const double heap = (many.heap_bytes - few.heap_bytes) / double(kMany - kFew) / sizeof(double);
+  return std::max(many.device_values / kMany, heap);
+}
+
+}  // namespace orrery
