@@ -12,7 +12,8 @@ bench/work_precision.cpp (columns), one row per kind of method:
      implicit collocation methods.
 
 The embedded pairs and bulirsch-stoer were also run at fixed steps; those points are in the CSV,
-not in the picture. Usage (about an hour on one core, most of it the Plummer sphere):
+not in the picture. Runs stopped by the program's cap of evaluations before their end time are
+left out, as are runs an implicit method could not make (named on the program's stderr). Usage (about an hour on one core, most of it the Plummer sphere):
 
     build/bin/orrery_work_precision > work-precision.csv
     python3 scripts/work_precision.py work-precision.csv docs/images/work-precision.png
@@ -54,6 +55,9 @@ def read(sources):
     for source in sources:
         with open(source) as f:
             for row in csv.DictReader(f):
+                # Stopped by the program's cap of evaluations before the end: no point.
+                if row.get("finished", "1") == "0" or int(row["evaluations"]) >= 20000000:
+                    continue
                 adaptive = row["control"] == "tolerance" or row["method"] == "ias15"
                 error = max(float(row["energy_error"]), FLOOR)
                 runs[(row["problem"], row["method"], adaptive)].append(

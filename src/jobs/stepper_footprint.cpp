@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <span>
 
+#include "orrery/core/error.hpp"
 #include "orrery/device/cpu/host_array_device.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 
@@ -92,6 +93,11 @@ Footprint measure(const std::string& integrator, double tolerance, std::size_t b
 
 double stepper_values_per_body(const std::string& integrator, double tolerance) {
   constexpr std::size_t kFew = 64, kMany = 512;
+  try {
+    make_array_stepper<double>(integrator, tolerance);
+  } catch (const ParameterError&) {
+    return 0;  // the job's own checks refuse it, naming the flag
+  }
   const Footprint few = measure(integrator, tolerance, kFew);
   const Footprint many = measure(integrator, tolerance, kMany);
   const double heap = (many.heap_bytes - few.heap_bytes) / double(kMany - kFew) / sizeof(double);

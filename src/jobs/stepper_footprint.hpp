@@ -7,7 +7,7 @@
 
 namespace orrery {
 
-// Throws ParameterError for an integrator the registry does not know.
+// 0 for a name or tolerance the registry refuses: the job's checks report those.
 double stepper_values_per_body(const std::string& integrator, double tolerance);
 
 }  // namespace orrery
