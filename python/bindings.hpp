@@ -42,7 +42,10 @@ std::string keyword_of(const std::string& name);
 // the wrong kind.
 ParamValue param_value_of(const ParamSpec& spec, py::handle value);
 
-// "name (kind, default X): help" for each field, one a line, for a docstring.
+// A parameter value as Python writes it: 1000, 0.001, (-20, 20), 'euler', True.
+std::string python_literal(const ParamValue& value);
+
+// "name = default: help" for each field, one a line, for a docstring.
 template <class Job>
 std::string describe_fields(const std::vector<ParamField<Job>>& fields, const Job& defaults,
                             const std::vector<std::string>& keywords) {
@@ -51,7 +54,7 @@ std::string describe_fields(const std::vector<ParamField<Job>>& fields, const Jo
     const std::string k = keyword_of(f.name);
     if (std::find(keywords.begin(), keywords.end(), k) == keywords.end()) continue;
     text += "    " + k;
-    if (f.get) text += " = " + format_param_value(f.get(defaults));
+    if (f.get) text += " = " + python_literal(f.get(defaults));
     text += ": " + f.help + "\n";
   }
   return text;

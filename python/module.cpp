@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The module orrery._orrery (imported as orrery): its parts, the keyword reading they share, and
 // the library's errors as Python's: refused input (ParameterError, InputError) is a ValueError
-// with the message the CLI prints, a failed run (RunError) a RuntimeError.
+// with the message the CLI prints (a parameter named as its keyword: "x_range", not
+// "--x-range"), a failed run (RunError) a RuntimeError.
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
@@ -25,6 +26,23 @@ std::vector<double> rows_of_columns(const std::vector<double>& x, const std::vec
     out[3 * i + 2] = z[i];
   }
   return out;
+}
+
+std::string python_literal(const ParamValue& value) {
+  return std::visit(
+      [](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, bool>) {
+          return v ? "True" : "False";
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          return py::repr(py::str(v));
+        } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+          return py::repr(py::tuple(py::cast(v)));
+        } else {
+          return py::repr(py::cast(v));
+        }
+      },
+      value);
 }
 
 namespace {
@@ -91,6 +109,10 @@ PYBIND11_MODULE(_orrery, m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const orrery::ParameterError& e) {  // named as the keyword, not the flag
+      std::string name = e.parameter();
+      name.erase(0, name.find_first_not_of('-'));
+      PyErr_SetString(PyExc_ValueError, e.renamed(orrery::python::keyword_of(name)).what());
     } catch (const orrery::InputError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const orrery::RunError& e) {

@@ -119,6 +119,12 @@ def test_settings_are_properties_checked_as_the_cli_checks_them(cli):
     said = cli("sim", "--scene", "plummer", "--integrator", "rk5", check=False).stderr.strip()
     assert str(refused.value) == "integrator: " + said[len("orrery sim: --integrator: "):]
     assert sim.integrator == "dopri5"
+    fixed = orrery.Simulation.scene("plummer", n=32, seed=1, integrator="rk4")
+    with pytest.raises(ValueError) as refused:
+        fixed.tolerance = 1e-8
+    said = cli("sim", "--scene", "plummer", "--integrator", "rk4", "--tolerance", "1e-8",
+               check=False).stderr.strip()
+    assert str(refused.value) == "tolerance: " + said[len("orrery sim: --tolerance: "):]
     with pytest.raises(ValueError, match="n"):
         orrery.Simulation.scene("plummer", n=-4)
     with pytest.raises(ValueError, match="scene plummer takes only"):
