@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // orrery.divergence_map(**parameters): the map `orrery map` computes (jobs/map_job.hpp), every
 // flag a keyword, returned as a numpy int32 array [height, width] that owns the counts: the
-// job's vector moves into the array's base, no pixel is copied.
+// job's vector moves into the array's base, no pixel is copied. The frames of orrery.zoom
+// (python/orrery/__init__.py) are those `orrery zoom` computes (jobs/zoom_job.hpp), one a call.
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
 #include "orrery/jobs/map_job.hpp"
+#include "orrery/jobs/zoom_job.hpp"
 
 namespace orrery::python {
 
@@ -67,6 +69,40 @@ py::array_t<std::int32_t> divergence_map(const py::kwargs& kwargs) {
                      {static_cast<py::ssize_t>(map.height), static_cast<py::ssize_t>(map.width)});
 }
 
+// The keywords of `orrery zoom` that concern its files, not its frames.
+bool is_zoom_file_keyword(const std::string& k) {
+  return k == "out" || k == "frames_dir" || k == "data_dir" || k == "fps" || k == "overwrite" ||
+         k == "quiet";
+}
+
+// Frame k of a zoom: its window (x0, x1, y0, y1) and its counts.
+py::tuple zoom_frame(std::int64_t k, const py::kwargs& kwargs) {
+  ZoomJob job;
+  job.map = python_defaults();
+  py::dict given;
+  for (auto [key, value] : kwargs) {
+    const std::string name = key.cast<std::string>();
+    if (is_zoom_file_keyword(name) || name == "window")
+      throw py::type_error("zoom() got an unexpected keyword argument '" + name + "'");
+    if (!value.is_none()) given[key] = value;
+  }
+  check_exclusive(zoom_job_fields(), given);
+  for (auto [key, value] : given) set_field(job, zoom_job_fields(), key.cast<std::string>(), value);
+  if (k < 0 || k >= job.frames)
+    throw ParameterError("k", std::to_string(k), "a frame from 0 to frames - 1");
+  validate_map_computation(job.map);
+  const DivergenceMapParams p = zoom_frame_params(job, k);
+  DivergenceMap map;
+  {
+    py::gil_scoped_release computing;
+    map = compute_zoom_frame(job, k);
+  }
+  return py::make_tuple(
+      py::make_tuple(p.x_range[0], p.x_range[1], p.y_range[0], p.y_range[1]),
+      owned_array(std::move(map.counts),
+                  {static_cast<py::ssize_t>(map.height), static_cast<py::ssize_t>(map.width)}));
+}
+
 std::string map_doc() {
   return "divergence_map(**parameters) -> numpy.ndarray[int32, (height, width)]\n\n"
          "The three-body divergence map, computed as `orrery map` computes it: each pixel a start "
@@ -90,6 +126,13 @@ std::string map_doc() {
 void bind_map(py::module_& m) {
   static const std::string doc = map_doc();
   m.def("divergence_map", &divergence_map, doc.c_str());
+  m.def("_zoom_frame", &zoom_frame, py::arg("k"),
+        "_zoom_frame(k, **parameters) -> (window, counts): frame k of a zoom (orrery.zoom).");
+  m.attr("_zoom_default_frames") = ZoomJob{}.frames;
+  m.def("zoom_width", &zoom_width, py::arg("from_width"), py::arg("to_width"), py::arg("frames"),
+        py::arg("k"),
+        "zoom_width(from_width, to_width, frames, k): the window width of frame k, "
+        "W_k = W0 (W1/W0)^(k/(K-1)): W0 for k = 0, W1 for k = K-1 (exactly).");
 }
 
 }  // namespace orrery::python

@@ -21,5 +21,6 @@ std::unique_ptr<Command> make_sim_command(CLI::App& parent);
 std::unique_ptr<Command> make_forces_command(CLI::App& parent);
 std::unique_ptr<Command> make_plot_command(CLI::App& parent);
 std::unique_ptr<Command> make_render_command(CLI::App& parent);
+std::unique_ptr<Command> make_zoom_command(CLI::App& parent);
 
 }  // namespace orrery::cli

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_forces_command(app));
   commands.push_back(cli::make_plot_command(app));
   commands.push_back(cli::make_render_command(app));
+  commands.push_back(cli::make_zoom_command(app));
 
   try {
     app.parse(argc, argv);

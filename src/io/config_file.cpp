@@ -74,7 +74,32 @@ const char* toml_words(const ParamSpec& spec) {
   return "";
 }
 
+std::string toml_number(double x) {
+  std::string text = fmt::format("{}", x);
+  // TOML reads "40" as an integer: a real keeps a point.
+  if (text.find_first_of(".eni") == std::string::npos) text += ".0";
+  return text;
+}
+
 }  // namespace
+
+std::string format_config_line(const ParamSpec& spec, const ParamValue& value) {
+  std::string text;
+  if (const auto* i = std::get_if<std::int64_t>(&value)) text = fmt::format("{}", *i);
+  if (const auto* x = std::get_if<double>(&value)) text = toml_number(*x);
+  if (const auto* xs = std::get_if<std::vector<double>>(&value)) {
+    std::vector<std::string> items;
+    for (double x : *xs) items.push_back(toml_number(x));
+    text = fmt::format("[{}]", fmt::join(items, ", "));
+  }
+  if (const auto* s = std::get_if<std::string>(&value)) {
+    std::ostringstream os;
+    os << toml::value<std::string>(*s);
+    text = os.str();
+  }
+  if (const auto* b = std::get_if<bool>(&value)) text = *b ? "true" : "false";
+  return fmt::format("{} = {}", spec.name, text);
+}
 
 std::vector<ConfigEntry> read_config_file(const std::filesystem::path& path,
                                           std::span<const ParamSpec* const> specs) {

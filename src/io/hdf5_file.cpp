@@ -130,8 +130,12 @@ Handle create_memory_file(const std::string& name) {
   silence_hdf5();
   // HDF5 refuses to create a file under a name it holds open, in memory too: each gets its own.
   static std::atomic<int> serial{0};
+  // The image grows by this much at a time, each growth zeroed: small enough that a small file
+  // (a description, a three-body snapshot) costs little, while a large one grows by moving
+  // pages (realloc of large blocks remaps them).
+  constexpr std::size_t kGrowth = std::size_t{1} << 16;
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  if (!fapl || H5Pset_fapl_core(fapl.id(), 1 << 20, false) < 0)
+  if (!fapl || H5Pset_fapl_core(fapl.id(), kGrowth, false) < 0)
     fail(fmt::format("cannot make an in-memory file for '{}'", name));
   const std::string unique = fmt::format("{}#memory-{}", name, serial.fetch_add(1));
   Handle f(H5Fcreate(unique.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()), H5Fclose);

@@ -56,7 +56,7 @@ const std::vector<ParamField<MapJob>>& map_job_fields() {
   return fields;
 }
 
-void validate(const MapJob& job) {
+void validate_map_computation(const MapJob& job) {
   validate(job.physics);
   check_precision(*find_field(map_job_fields(), "precision"), job.precision);
   try {
@@ -66,6 +66,11 @@ void validate(const MapJob& job) {
     throw e.renamed("--" + e.parameter());
   }
   Colormap::by_name(job.colormap);
+  check_map_memory(job);
+}
+
+void validate(const MapJob& job) {
+  validate_map_computation(job);
   if (!job.out.empty()) {
     check_output_path("--out", job.out);
     check_output_is_not_input("--out", job.out, "--config", job.config);
@@ -83,11 +88,9 @@ void validate(const MapJob& job) {
         throw ParameterError(flag, *path,
                              "a file that does not exist yet (add --overwrite to replace it)");
     }
-  check_map_memory(job);
 }
 
-MapOutcome run_map_job(const MapJob& job, const MapObserver& observer) {
-  validate(job);
+MapRunOptions map_run_options(const MapJob& job, const MapObserver& observer) {
   MapRunOptions options;
   options.backend = job.backend;
   options.precision = job.precision;
@@ -96,9 +99,13 @@ MapOutcome run_map_job(const MapJob& job, const MapObserver& observer) {
   options.devices = job.devices;
   options.exact_gpu = job.exact;
   options.progress = observer.progress;
+  return options;
+}
 
+MapOutcome run_map_job(const MapJob& job, const MapObserver& observer) {
+  validate(job);
   MapOutcome outcome;
-  outcome.map = compute_divergence_map(job.physics, options);
+  outcome.map = compute_divergence_map(job.physics, map_run_options(job, observer));
   const DivergenceMap& map = outcome.map;
   // The data first and the picture last: a new picture always has its data beside it.
   OutputSet outputs;

@@ -136,10 +136,7 @@ RenderOutcome run_render_job(const RenderJob& job) {
   fs::path frames_dir = job.frames_dir;
   if (ffmpeg.empty()) {
     if (frames_dir.empty()) frames_dir = out.parent_path() / (out.stem().string() + "_frames");
-    outcome.note = fmt::format("no ffmpeg on PATH (Debian: apt install ffmpeg), so no {}; the "
-                               "frames are in {}, and this encodes them:\n  {}",
-                               out.string(), frames_dir.string(),
-                               ffmpeg_command_for_frames(frames_dir, out, static_cast<int>(job.fps)));
+    outcome.note = no_ffmpeg_note(frames_dir, out, static_cast<int>(job.fps));
   }
   if (!frames_dir.empty()) {
     fs::create_directories(frames_dir, ec);

@@ -33,6 +33,13 @@ RgbImage to_rgb_image(const FrameImage& frame) {
   return out;
 }
 
+FrameImage to_frame_image(const RgbImage& image) {
+  FrameImage out(image.width, image.height);
+  for (std::size_t i = 0; i < out.pixels.size(); ++i)
+    out.pixels[i] = pack_rgb(image.pixels[3 * i], image.pixels[3 * i + 1], image.pixels[3 * i + 2]);
+  return out;
+}
+
 #if !ORRERY_HAVE_CAIRO
 void draw_with_cairo(FrameImage&, const std::function<void(_cairo*)>&) {
   require_text_drawing();

@@ -66,6 +66,13 @@ std::string ffmpeg_command_for_frames(const fs::path& frames_dir, const fs::path
                      fps, frames_dir.string(), kCrf, out.string());
 }
 
+std::string no_ffmpeg_note(const fs::path& frames_dir, const fs::path& out, int fps) {
+  return fmt::format("no ffmpeg on PATH (Debian: apt install ffmpeg), so no {}; the frames are "
+                     "in {}, and this encodes them:\n  {}",
+                     out.string(), frames_dir.string(),
+                     ffmpeg_command_for_frames(frames_dir, out, fps));
+}
+
 VideoEncoder::VideoEncoder(const std::string& ffmpeg, const fs::path& out, int width, int height,
                            int fps)
     : out_(out), width_(width), height_(height) {

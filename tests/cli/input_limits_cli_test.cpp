@@ -67,7 +67,7 @@ TEST(InputLimitsCli, MemoryBeyondTheLimitIsRefusedWithBothFigures) {
   EXPECT_NE(map.err.find("(ulimit -v)"), std::string::npos) << map.err;
   const auto sim =
       run_limited("4000000", "sim --scene plummer --n 30000000 --out run.h5", dir.path());
-  expect_refused(sim, "scene plummer with --n 30000000 in fp64 needs about");
+  expect_refused(sim, "scene plummer with --n 30000000 in fp64 with leapfrog needs about");
   EXPECT_FALSE(std::filesystem::exists(dir / "run.h5"));
 }
 

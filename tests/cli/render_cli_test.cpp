@@ -11,6 +11,7 @@
 
 #include "orrery/io/png_file.hpp"
 #include "orrery/io/run_store.hpp"
+#include "ffprobe_frames.hpp"
 #include "run_cli.hpp"
 
 namespace orrery {
@@ -52,19 +53,6 @@ PixelStats stats_of(const RgbImage& image) {
   return s;
 }
 
-std::string ffprobe_frames(const std::filesystem::path& movie) {
-  const std::string cmd = "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
-                          "stream=nb_read_frames,width,height,codec_name -of csv=p=0 '" +
-                          movie.string() + "'";
-  std::string out;
-  if (FILE* f = ::popen(cmd.c_str(), "r")) {
-    char buf[256];
-    while (std::fgets(buf, sizeof buf, f)) out += buf;
-    ::pclose(f);
-  }
-  return out;
-}
-
 // The run the tests share, made once (test::TempDir names itself after a test, which a suite's
 // set-up is not).
 class RenderCli : public ::testing::Test {
@@ -89,7 +77,7 @@ test::CliResult RenderCli::made_;
 
 TEST_F(RenderCli, AMovieHasOneFramePerSnapshotNeitherBlankNorSaturated) {
   if (!can_draw_text()) GTEST_SKIP() << "built without Cairo";
-  if (std::system("ffprobe -version > /dev/null 2>&1") != 0) GTEST_SKIP() << "no ffprobe here";
+  if (!test::have_ffprobe()) GTEST_SKIP() << "no ffprobe here";
   const auto r = run_cli({"render", "galaxies", "--out", "movie.mp4", "--width", "320",
                           "--height", "180", "--fps", "10", "--color-by", "group",
                           "--frames-dir", "frames"},
@@ -97,7 +85,7 @@ TEST_F(RenderCli, AMovieHasOneFramePerSnapshotNeitherBlankNorSaturated) {
   ASSERT_EQ(r.status, 0) << r.err;
   const std::size_t snapshots = run_snapshots(*dir_ / "galaxies").size();
   ASSERT_EQ(snapshots, 11u);
-  EXPECT_EQ(ffprobe_frames(*dir_ / "movie.mp4"), "h264,320,180,11\n");
+  EXPECT_EQ(test::ffprobe_frames(*dir_ / "movie.mp4"), "h264,320,180,11\n");
   for (std::size_t k = 0; k < snapshots; ++k) {
     char name[32];
     std::snprintf(name, sizeof name, "frame_%06zu.png", k);

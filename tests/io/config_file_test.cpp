@@ -21,6 +21,26 @@ std::string refusal(const std::string& toml) {
   return "";
 }
 
+// What format_config_file writes, read_config_file reads back to the same values, bit for bit.
+TEST(ConfigFile, WrittenParametersReadBackTheSame) {
+  test::TempDir dir;
+  DivergenceMapParams p;
+  p.width = 7;
+  p.dt = 1.0 / 3;
+  p.critical_distance = 40;  // a whole number, still a real
+  p.x_range = {-0.1, 5e-300};
+  p.integrator = "rk4";
+  p.plane = Plane::xz;
+  const std::string text =
+      format_config_file(divergence_map_fields(), p, [](const ParamSpec&) { return true; });
+  EXPECT_NE(text.find("critical-distance = 40.0\n"), std::string::npos) << text;
+  test::write_text(dir / "c.toml", text);
+  DivergenceMapParams q;
+  apply_config_file(dir / "c.toml", divergence_map_fields(), q);
+  for (const auto& f : divergence_map_fields())
+    if (f.get) EXPECT_EQ(f.get(q), f.get(p)) << f.name;
+}
+
 TEST(ConfigFile, SetsEveryKindOfParameter) {
   test::TempDir dir;
   test::write_text(dir / "c.toml", R"(

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "orrery/core/parameter.hpp"
@@ -20,6 +21,21 @@ struct ConfigEntry {
 
 std::vector<ConfigEntry> read_config_file(const std::filesystem::path& path,
                                           std::span<const ParamSpec* const> specs);
+
+// `key = value` in TOML, as read_config_file reads it back: numbers in the fewest digits that
+// give the same double, lists as arrays, words as strings, flags as booleans.
+std::string format_config_line(const ParamSpec& spec, const ParamValue& value);
+
+// The parameters of `params` as a config file: one line per field with a getter that `keep`
+// accepts, in table order.
+template <class P, class Keep>
+std::string format_config_file(const std::vector<ParamField<P>>& fields, const P& params,
+                               Keep&& keep) {
+  std::string text;
+  for (const auto& f : fields)
+    if (f.get && keep(f)) text += format_config_line(f, f.get(params)) + "\n";
+  return text;
+}
 
 // Reads the file and applies every entry to `params` with its field's rule; a refused value is
 // reported under its file, line and key.

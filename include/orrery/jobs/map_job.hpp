@@ -44,6 +44,10 @@ const std::vector<ParamField<MapJob>>& map_job_fields();
 // --out, an output equal to the config file, and a map larger than the memory this process
 // may use (InputError).
 void validate(const MapJob& job);
+// The part of validate() that concerns the computation alone (physics, precision, backend,
+// devices, kernel, colour map, memory), not the output paths: for jobs that compute maps and
+// name their files themselves (jobs/zoom_job.hpp).
+void validate_map_computation(const MapJob& job);
 
 struct MapObserver {
   std::function<void(const MapProgress&)> progress;  // a few times a second, and at the end
@@ -52,6 +56,9 @@ struct MapObserver {
 struct MapOutcome {
   DivergenceMap map;  // the counts and how they were computed (map.info)
 };
+
+// How compute_divergence_map() runs this job's map.
+MapRunOptions map_run_options(const MapJob& job, const MapObserver& observer = {});
 
 // Validates, computes the map and writes the files (each atomically). Throws InputError before
 // any work for refused input, RunError for a failure on the way.

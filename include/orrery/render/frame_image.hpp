@@ -31,6 +31,7 @@ constexpr std::uint32_t pack_rgb(std::uint8_t r, std::uint8_t g, std::uint8_t b)
 }
 
 RgbImage to_rgb_image(const FrameImage& frame);
+FrameImage to_frame_image(const RgbImage& image);
 
 // Whether this build draws lines and text (with Cairo; ORRERY_HAVE_CAIRO).
 bool can_draw_text();

@@ -21,6 +21,9 @@ std::string find_ffmpeg();
 // `out`, for the user to run where this machine has no ffmpeg.
 std::string ffmpeg_command_for_frames(const std::filesystem::path& frames_dir,
                                       const std::filesystem::path& out, int fps);
+// What a job says where there is no ffmpeg: no movie, where the frames are, and that command.
+std::string no_ffmpeg_note(const std::filesystem::path& frames_dir,
+                           const std::filesystem::path& out, int fps);
 
 class VideoEncoder {
  public:

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+// The parameters of `orrery zoom`, the frames' windows and their check; the run is zoom_run.cpp.
+#include "orrery/jobs/zoom_job.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "orrery/core/error.hpp"
+#include "orrery/io/output_path.hpp"
+#include "orrery/render/colormap.hpp"
+#include "orrery/render/divergence_image.hpp"
+
+namespace orrery {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using J = ZoomJob;
+
+// The map's fields that the zoom sets itself: the window (from --center and the widths) and the
+// outputs (one per frame).
+const std::set<std::string> kMapFieldsNotInZoom = {"x-range", "y-range", "out", "data",
+                                                    "overwrite"};
+
+// A pixel's start is its coordinate rounded to the precision, half a unit of rounding off; at
+// 16 units per pixel every start lies within 1/32 of a pixel of its place, so neighbouring
+// pixels start from distinct, evenly spaced points.
+constexpr double kLeastPixelRoundings = 16;
+
+std::vector<ParamField<J>> make_fields() {
+  std::vector<ParamField<MapJob>> map_fields;
+  for (const auto& f : map_job_fields())
+    if (!kMapFieldsNotInZoom.count(f.name)) map_fields.push_back(f);
+  auto f = project_fields(map_fields, &J::map);
+  {
+    ParamField<J> c{"center", "the point every window is centred on, X:Y (the plane's axes)",
+                    ParamKind::Reals, 2, ':'};
+    c.set = [](J& j, const ParamValue& v) {
+      const auto xs = require_reals("center", v, 2, RealRule::Finite);
+      j.center = {xs[0], xs[1]};
+    };
+    c.get = [](const J& j) { return ParamValue{std::vector<double>{j.center[0], j.center[1]}}; };
+    f.push_back(std::move(c));
+  }
+  f.push_back(real_field("from-width", "width of the first frame's window", &J::from_width,
+                         RealRule::Positive));
+  f.push_back(real_field("to-width", "width of the last frame's window", &J::to_width,
+                         RealRule::Positive));
+  f.push_back(integer_field("frames", "number of frames K; the widths shrink geometrically",
+                            &J::frames, 1, kMaxZoomFrames));
+  f.push_back(flag_field("scale-shift",
+                         "shrink the twin's shift with the window (shift x W_k / W_0), as the "
+                         "published zoom does",
+                         &J::scale_shift));
+  f.push_back(text_field("out", "the movie, MP4 (H.264)", &J::out));
+  f.push_back(text_field("frames-dir",
+                         "folder of the frames DIR/frame_NNNNNN.png and of the zoom's record "
+                         "(default: OUT without .mp4, + _frames)",
+                         &J::frames_dir));
+  f.push_back(text_field("data-dir", "folder for each frame's counts, DIR/frame_NNNNNN.h5 "
+                                     "(default: none)",
+                         &J::data_dir));
+  f.push_back(integer_field("fps", "frames per second of the movie", &J::fps, 1, 240));
+  f.push_back(flag_field("overwrite",
+                         "start again: replace --out, discard the frames already made",
+                         &J::overwrite));
+  return f;
+}
+
+// The window of the narrowest frame has the finest pixels: at its coordinates they must span
+// enough units of rounding of the precision the starts are computed in.
+void check_resolvable(const ZoomJob& job) {
+  const DivergenceMapParams& p = job.map.physics;
+  const bool last = job.frames > 1 && job.to_width < job.from_width;
+  const double width = last ? job.to_width : job.from_width;
+  const ZoomWindow w = zoom_window(job.center, width, p.width, p.height);
+  const double reach = std::max({std::abs(w.x_range[0]), std::abs(w.x_range[1]),
+                                 std::abs(w.y_range[0]), std::abs(w.y_range[1])});
+  const double epsilon = job.map.precision == Precision::fp32
+                             ? std::numeric_limits<float>::epsilon()
+                             : std::numeric_limits<double>::epsilon();
+  const double least = kLeastPixelRoundings * epsilon * reach * p.width;
+  if (width < least)
+    throw ParameterError(
+        last ? "--to-width" : "--from-width", fmt::format("{}", width),
+        fmt::format("a width >= {:.3g} here: at coordinates up to {:.6g}, {} resolves steps of "
+                    "{:.3g}, and each of the {} pixels across must span {} of them",
+                    least, reach, to_string(job.map.precision), epsilon * reach, p.width,
+                    kLeastPixelRoundings));
+}
+
+void check_folder(const char* flag, const std::string& folder) {
+  std::error_code ec;
+  if (fs::exists(folder, ec) && !fs::is_directory(folder, ec))
+    throw ParameterError(flag, folder, "a folder, or a path where one can be made");
+}
+
+}  // namespace
+
+const std::vector<ParamField<ZoomJob>>& zoom_job_fields() {
+  static const auto fields = make_fields();
+  return fields;
+}
+
+double zoom_width(double from_width, double to_width, std::int64_t frames, std::int64_t k) {
+  if (k <= 0 || frames <= 1) return from_width;
+  if (k >= frames - 1) return to_width;
+  return from_width *
+         std::pow(to_width / from_width, static_cast<double>(k) / static_cast<double>(frames - 1));
+}
+
+ZoomWindow zoom_window(std::array<double, 2> center, double width, std::int32_t pixels_x,
+                       std::int32_t pixels_y) {
+  const double height = width * pixels_y / pixels_x;
+  return {{center[0] - width / 2, center[0] + width / 2},
+          {center[1] - height / 2, center[1] + height / 2}};
+}
+
+DivergenceMapParams zoom_frame_params(const ZoomJob& job, std::int64_t k) {
+  DivergenceMapParams p = job.map.physics;
+  const double width = zoom_width(job.from_width, job.to_width, job.frames, k);
+  const ZoomWindow w = zoom_window(job.center, width, p.width, p.height);
+  p.x_range = w.x_range;
+  p.y_range = w.y_range;
+  if (job.scale_shift) p.shift = (width / job.from_width) * p.shift;
+  return p;
+}
+
+std::string zoom_frames_dir(const ZoomJob& job) {
+  if (!job.frames_dir.empty()) return job.frames_dir;
+  const fs::path out(job.out);
+  return (out.parent_path() / (out.stem().string() + "_frames")).string();
+}
+
+std::string zoom_frame_name(std::int64_t k, const char* extension) {
+  return fmt::format("frame_{:06}.{}", k, extension);
+}
+
+void validate(const ZoomJob& job) {
+  // The zoom's own parameters set in code bypass the setters' rules: apply them again (the
+  // map's are checked as the map checks them).
+  ZoomJob copy = job;
+  for (const auto& field : zoom_job_fields())
+    if (field.get && (kMapFieldsNotInZoom.count(field.name) ||
+                      !find_field(map_job_fields(), field.name))) try {
+        field.set(copy, field.get(job));
+      } catch (const ParameterError& e) {
+        throw e.renamed("--" + field.name);
+      }
+  const DivergenceMapParams& p = job.map.physics;
+  for (const auto& [flag, side] : {std::pair{"--width", p.width}, std::pair{"--height", p.height}})
+    if (side % 2 != 0)
+      throw ParameterError(flag, fmt::format("{}", side), "an even number (H.264's 4:2:0 colour)");
+  check_resolvable(job);
+  MapJob map = job.map;
+  map.data = job.data_dir;  // a frame's data file counts in its memory
+  for (std::int64_t k = 0; k < job.frames; ++k) {
+    map.physics = zoom_frame_params(job, k);
+    try {
+      if (k == 0)
+        validate_map_computation(map);
+      else
+        validate(map.physics);
+    } catch (const ParameterError& e) {
+      if (e.parameter().rfind("--", 0) == 0) throw;  // a flag's own rule, the same for all
+      throw e.renamed(fmt::format("frame {} (x-range {}:{}, y-range {}:{}) {}", k,
+                                  map.physics.x_range[0], map.physics.x_range[1],
+                                  map.physics.y_range[0], map.physics.y_range[1], e.parameter()));
+    }
+  }
+  check_output_path("--out", job.out);
+  check_output_is_not_input("--out", job.out, "--config", job.map.config);
+  std::error_code ec;
+  if (!job.overwrite && fs::exists(job.out, ec))
+    throw ParameterError("--out", job.out,
+                         "a file that does not exist yet (add --overwrite to replace it)");
+  check_folder("--frames-dir", zoom_frames_dir(job));
+  if (!job.data_dir.empty()) check_folder("--data-dir", job.data_dir);
+}
+
+DivergenceMap compute_zoom_frame(const ZoomJob& job, std::int64_t k, const MapObserver& observer) {
+  MapJob map = job.map;
+  map.physics = zoom_frame_params(job, k);
+  return compute_divergence_map(map.physics, map_run_options(map, observer));
+}
+
+RgbImage zoom_frame_picture(const ZoomJob& job, const DivergenceMap& map) {
+  const std::int64_t steps = job.map.physics.steps;
+  return render_divergence_image(map.counts, map.width, map.height, steps,
+                                 Colormap::by_name(job.map.colormap), job.map.origin,
+                                 full_divergence_scale(steps));
+}
+
+}  // namespace orrery

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+// run_zoom_job: the frames folder and its record, the frames not yet made, and the movie.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "orrery/core/error.hpp"
+#include "orrery/io/config_file.hpp"
+#include "orrery/io/divergence_map_file.hpp"
+#include "orrery/io/output_path.hpp"
+#include "orrery/io/output_set.hpp"
+#include "orrery/io/png_file.hpp"
+#include "orrery/io/run_lock.hpp"
+#include "orrery/jobs/zoom_job.hpp"
+#include "orrery/render/frame_image.hpp"
+#include "orrery/render/video_encoder.hpp"
+
+namespace orrery {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The record of a frames folder: the parameters that decide what a frame holds. Where the
+// frames are, how many threads made them and the movie's rate do not.
+constexpr const char* kRecordName = "zoom.toml";
+const std::set<std::string> kNotRecorded = {"threads", "cpu-kernel", "devices",  "quiet", "out",
+                                            "frames-dir", "data-dir", "fps", "overwrite"};
+
+std::string zoom_record(const ZoomJob& job) {
+  return "# The parameters of the zoom whose frames are in this folder (orrery zoom). A zoom\n"
+         "# with other parameters is refused here unless --overwrite; --config reads this file.\n" +
+         format_config_file(zoom_job_fields(), job,
+                            [](const ParamSpec& f) { return !kNotRecorded.count(f.name); });
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool is_frame_file(const std::string& name) {
+  static const std::regex frame(R"(frame_[0-9]{6}\.(png|h5))");
+  return std::regex_match(name, frame);
+}
+
+// The first line where two records differ, for the refusal.
+std::string first_difference(const std::string& a, const std::string& b) {
+  std::istringstream x(a), y(b);
+  std::string p, q;
+  while (true) {
+    const bool more_x = static_cast<bool>(std::getline(x, p));
+    const bool more_y = static_cast<bool>(std::getline(y, q));
+    if (!more_x && !more_y) return "";
+    if (!more_x) p.clear();
+    if (!more_y) q.clear();
+    if (p != q) return fmt::format("'{}' there, '{}' here", p, q);
+  }
+}
+
+// Refuses a folder that holds the frames of a zoom of other parameters, or frames without a
+// record, unless `overwrite`. Reads only: a refused zoom has changed nothing.
+void check_record(const char* flag, const fs::path& folder, const std::string& record,
+                  bool overwrite) {
+  std::error_code ec;
+  if (overwrite || !fs::is_directory(folder, ec)) return;
+  const fs::path record_path = folder / kRecordName;
+  if (fs::exists(record_path, ec)) {
+    const std::string before = read_text(record_path);
+    if (before != record)
+      throw InputError(fmt::format("{}: '{}' holds the frames of another zoom ({}): give "
+                                   "another {}, or --overwrite to discard them",
+                                   flag, folder.string(), first_difference(before, record),
+                                   flag));
+    return;
+  }
+  for (const auto& entry : fs::directory_iterator(folder))
+    if (is_frame_file(entry.path().filename().string()))
+      throw InputError(fmt::format("{}: '{}' holds frame files but no {} saying how they were "
+                                   "made: give another {}, or --overwrite to discard them",
+                                   flag, folder.string(), kRecordName, flag));
+}
+
+// Makes the folder and takes it for this zoom (one writer at a time); removes the temporaries
+// of a killed run, with `overwrite` the frames already there, and writes the record.
+RunLock take_folder(const char* flag, const fs::path& folder, const std::string& record,
+                    bool overwrite) {
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (!fs::is_directory(folder, ec))
+    throw ParameterError(flag, folder.string(), "a folder, or a path where one can be made");
+  RunLock lock(folder);
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    if (is_output_leftover(name) || (overwrite && is_frame_file(name))) fs::remove(entry.path());
+  }
+  const fs::path record_path = folder / kRecordName;
+  if (overwrite || !fs::exists(record_path, ec)) write_file_atomically(record_path, record);
+  return lock;
+}
+
+void encode_movie(const ZoomJob& job, const fs::path& frames, ZoomOutcome& outcome) {
+  const int fps = static_cast<int>(job.fps);
+  const std::string ffmpeg = find_ffmpeg();
+  if (ffmpeg.empty()) {
+    outcome.note = no_ffmpeg_note(frames, job.out, fps);
+    return;
+  }
+  VideoEncoder encoder(ffmpeg, job.out, job.map.physics.width, job.map.physics.height, fps);
+  for (std::int64_t k = 0; k < job.frames; ++k)
+    encoder.add(to_frame_image(read_png(frames / zoom_frame_name(k, "png"))));
+  encoder.finish();
+  outcome.movie = job.out;
+}
+
+}  // namespace
+
+ZoomOutcome run_zoom_job(const ZoomJob& job, const ZoomObserver& observer) {
+  validate(job);
+  const fs::path frames = zoom_frames_dir(job);
+  const fs::path data = job.data_dir;
+  const std::string record = zoom_record(job);
+  const bool own_data_folder = !data.empty() && !same_file(data, frames);
+  check_record("--frames-dir", frames, record, job.overwrite);
+  if (own_data_folder) check_record("--data-dir", data, record, job.overwrite);
+  const RunLock frames_lock = take_folder("--frames-dir", frames, record, job.overwrite);
+  std::optional<RunLock> data_lock;
+  if (own_data_folder) data_lock.emplace(take_folder("--data-dir", data, record, job.overwrite));
+
+  ZoomOutcome outcome;
+  outcome.frames_dir = frames.string();
+  std::vector<std::int64_t> to_do;
+  for (std::int64_t k = 0; k < job.frames; ++k) {
+    std::error_code ec;
+    const bool made = fs::exists(frames / zoom_frame_name(k, "png"), ec) &&
+                      (data.empty() || fs::exists(data / zoom_frame_name(k, "h5"), ec));
+    if (made)
+      ++outcome.frames_kept;
+    else
+      to_do.push_back(k);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto since = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  for (const std::int64_t k : to_do) {
+    if (observer.stop && observer.stop()) {
+      outcome.stopped = true;
+      return outcome;
+    }
+    MapObserver map_observer;
+    if (observer.progress)
+      map_observer.progress = [&](const MapProgress& p) {
+        observer.progress({k, outcome.frames_computed, static_cast<std::int64_t>(to_do.size()),
+                           p, outcome.pixel_steps + p.pixel_steps, since()});
+      };
+    const DivergenceMap map = compute_zoom_frame(job, k, map_observer);
+    const DivergenceMapParams params = zoom_frame_params(job, k);
+    const RgbImage picture = zoom_frame_picture(job, map);
+    // The data first and the picture last: a picture in the folder means the frame is made.
+    OutputSet outputs;
+    if (!data.empty()) {
+      const fs::path h5 = data / zoom_frame_name(k, "h5");
+      outputs.add(h5, encode_divergence_map_file(h5.string(), params, job.map.precision, map));
+    }
+    outputs.add(frames / zoom_frame_name(k, "png"), encode_png(picture));
+    outputs.commit();
+    ++outcome.frames_computed;
+    outcome.pixel_steps += map.pixel_steps;
+    outcome.nonfinite_pixels += map.nonfinite_pixels;
+    outcome.info = map.info;
+    if (observer.frame) observer.frame({k, params, &map, &picture});
+  }
+  outcome.compute_seconds = since();
+  encode_movie(job, frames, outcome);
+  return outcome;
+}
+
+}  // namespace orrery

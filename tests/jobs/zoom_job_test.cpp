@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+// The zoom job: its windows shrink geometrically around the centre, frame k holds exactly the
+// counts `orrery map` computes for frame k's window, every frame has one colour scale, and bad
+// values, windows finer than the precision resolves and a folder of another zoom's frames are
+// refused before any work.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "ensemble/sensitive_window.hpp"
+#include "orrery/core/error.hpp"
+#include "orrery/io/divergence_map_file.hpp"
+#include "orrery/io/png_file.hpp"
+#include "orrery/jobs/zoom_job.hpp"
+#include "orrery/render/colormap.hpp"
+#include "orrery/render/divergence_image.hpp"
+#include "temp_dir.hpp"
+
+namespace orrery {
+namespace {
+
+// The map tests' sensitive window, [−16, −4] × [−6, 6], is 12 wide around (−10, 0): the zoom
+// starts there and ends 4 times narrower, 3 wide.
+ZoomJob small_zoom(const test::TempDir& dir) {
+  ZoomJob job;
+  job.map.physics = test::sensitive_window(16, 8, 3000);
+  job.map.backend = Backend::cpu;
+  job.map.threads = 2;
+  job.map.quiet = true;
+  job.center = {-10.0, 0.0};
+  job.from_width = 12;
+  job.to_width = 3;
+  job.frames = 3;
+  job.out = (dir / "zoom.mp4").string();
+  job.frames_dir = (dir / "frames").string();
+  job.data_dir = (dir / "data").string();
+  return job;
+}
+
+// Of the 128 pixels of a frame, at least this many different counts.
+constexpr std::size_t kLeastDistinctCounts = 32;
+
+ParameterError refusal(const ZoomJob& job) {
+  try {
+    validate(job);
+  } catch (const ParameterError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "not refused";
+  return ParameterError("", "", "");
+}
+
+TEST(ZoomJob, WidthsShrinkGeometricallyFromTheFirstToTheLast) {
+  // 8 · (1/16)^(k/4): each frame half as wide as the one before.
+  const double expected[] = {8, 4, 2, 1, 0.5};
+  for (int k = 0; k < 5; ++k) EXPECT_DOUBLE_EQ(zoom_width(8, 0.5, 5, k), expected[k]) << k;
+  EXPECT_EQ(zoom_width(8, 0.5, 5, 4), 0.5) << "the last frame is --to-width exactly";
+  EXPECT_EQ(zoom_width(8, 0.5, 1, 0), 8) << "a single frame is --from-width";
+  EXPECT_DOUBLE_EQ(zoom_width(1, 100, 3, 1), 10) << "a zoom out grows the same way";
+}
+
+TEST(ZoomJob, AFramesWindowIsCentredWithSquarePixels) {
+  test::TempDir dir;
+  ZoomJob job = small_zoom(dir);
+  job.center = {1.0, -2.0};
+  job.from_width = 8;
+  const DivergenceMapParams p = zoom_frame_params(job, 0);
+  // 16 × 8 pixels: 8 wide, 4 high.
+  EXPECT_EQ(p.x_range, (std::array<double, 2>{-3.0, 5.0}));
+  EXPECT_EQ(p.y_range, (std::array<double, 2>{-4.0, 0.0}));
+  EXPECT_EQ(p.shift.x, 0.01) << "the shift stays unless --scale-shift";
+  job.scale_shift = true;
+  job.to_width = 2;
+  EXPECT_EQ(zoom_frame_params(job, 2).shift.x, 0.01 / 4);
+}
+
+TEST(ZoomJob, EachFramesCountsAreThoseOfTheMapOfItsWindow) {
+  test::TempDir dir;
+  const ZoomJob zoom = small_zoom(dir);
+  std::vector<std::int64_t> seen;
+  ZoomObserver observer;
+  observer.frame = [&](const ZoomFrame& f) { seen.push_back(f.index); };
+  const ZoomOutcome outcome = run_zoom_job(zoom, observer);
+  EXPECT_EQ(seen, (std::vector<std::int64_t>{0, 1, 2}));
+  EXPECT_EQ(outcome.frames_computed, 3);
+  // The first window is the sensitive window's middle half in y (16 × 8 pixels, square), the
+  // last [−11.5, −8.5] × [−0.75, 0.75].
+  struct Case {
+    const char* frame;
+    std::array<double, 2> x, y;
+  };
+  for (const Case& c : {Case{"frame_000000.h5", {-16.0, -4.0}, {-3.0, 3.0}},
+                        Case{"frame_000002.h5", {-11.5, -8.5}, {-0.75, 0.75}}}) {
+    MapJob map = zoom.map;
+    map.physics.x_range = c.x;
+    map.physics.y_range = c.y;
+    map.out = (dir / "map.png").string();
+    map.data = (dir / "map.h5").string();
+    map.overwrite = true;
+    run_map_job(map);
+    const StoredDivergenceMap expected = read_divergence_map_file(dir / "map.h5");
+    const StoredDivergenceMap got = read_divergence_map_file(dir / "data" / c.frame);
+    EXPECT_EQ(got.params.x_range, c.x) << c.frame;
+    EXPECT_EQ(got.params.y_range, c.y) << c.frame;
+    ASSERT_EQ(got.map.counts.size(), 16u * 8u);
+    EXPECT_EQ(got.map.counts, expected.map.counts) << c.frame;
+    EXPECT_EQ(got.map.nonfinite, expected.map.nonfinite) << c.frame;
+    // Many different counts: an agreement of constant maps would prove nothing.
+    const std::set<std::int32_t> distinct(got.map.counts.begin(), got.map.counts.end());
+    EXPECT_GE(distinct.size(), kLeastDistinctCounts) << c.frame;
+  }
+  EXPECT_EQ(read_png(dir / "frames" / "frame_000001.png").width, 16);
+}
+
+TEST(ZoomJob, EveryFrameHasOneColourScale) {
+  test::TempDir dir;
+  ZoomJob job = small_zoom(dir);
+  job.map.physics.steps = 400;
+  const Colormap& inferno = Colormap::by_name("inferno");
+  // Two frames of 2 × 1 pixels with different extremes; count 200 is halfway in both.
+  DivergenceMap wide, deep;
+  wide.width = deep.width = 2;
+  wide.height = deep.height = 1;
+  wide.counts = {400, 200};
+  deep.counts = {200, 300};
+  const RgbImage a = zoom_frame_picture(job, wide), b = zoom_frame_picture(job, deep);
+  EXPECT_EQ(a.at(1, 0), inferno.at(0.5));
+  EXPECT_EQ(b.at(0, 0), inferno.at(0.5));
+  EXPECT_EQ(a.at(0, 0), inferno.at(0.0)) << "never diverged: the dark end";
+  EXPECT_EQ(b.at(1, 0), inferno.at(0.25));
+  // A lone map's own scale would have shown count 200 at the bright end in the deeper frame.
+  EXPECT_EQ(render_divergence_image(deep.counts, 2, 1, 400, inferno).at(0, 0), inferno.at(1.0));
+}
+
+TEST(ZoomJob, RefusesBadValuesBeforeAnyFile) {
+  test::TempDir dir;
+  ZoomJob defaults;
+  defaults.out = (dir / "zoom.mp4").string();
+  EXPECT_NO_THROW(validate(defaults)) << "the defaults (all cores among them) are accepted";
+  ZoomJob job = small_zoom(dir);
+  job.to_width = 0;
+  EXPECT_EQ(refusal(job).parameter(), "--to-width");
+  job = small_zoom(dir);
+  job.frames = 0;
+  EXPECT_EQ(refusal(job).parameter(), "--frames");
+  job = small_zoom(dir);
+  job.map.physics.width = 15;
+  EXPECT_EQ(refusal(job).parameter(), "--width");
+  job = small_zoom(dir);
+  job.center = {std::nan(""), 0.0};
+  EXPECT_EQ(refusal(job).parameter(), "--center");
+  EXPECT_TRUE(test::listing(dir.path()).empty());
+}
+
+TEST(ZoomJob, RefusesWindowsFinerThanThePrecisionResolves) {
+  test::TempDir dir;
+  ZoomJob job = small_zoom(dir);
+  // Around x = −10 a double resolves 2.2e−16 · 10 ≈ 2e−15: 16 pixels of 16 such steps need a
+  // window at least 16 · 16 · 2e−15 ≈ 6e−13 wide.
+  job.to_width = 1e-13;
+  const ParameterError e = refusal(job);
+  EXPECT_EQ(e.parameter(), "--to-width");
+  EXPECT_NE(e.accepted().find("fp64"), std::string::npos) << e.accepted();
+  job.to_width = 1e-11;
+  EXPECT_NO_THROW(validate(job));
+  // A float resolves 1.2e−7 · 10: 1e−11 is far too narrow, 1e−3 wide enough.
+  job.map.precision = Precision::fp32;
+  EXPECT_EQ(refusal(job).parameter(), "--to-width");
+  job.to_width = 1e-3;
+  EXPECT_NO_THROW(validate(job));
+  // A zoom out has its finest pixels in its first frame.
+  job.from_width = 1e-11;
+  job.to_width = 1;
+  EXPECT_EQ(refusal(job).parameter(), "--from-width");
+}
+
+TEST(ZoomJob, AnotherZoomsFramesAreRefusedUnlessOverwritten) {
+  test::TempDir dir;
+  ZoomJob job = small_zoom(dir);
+  job.frames = 1;
+  run_zoom_job(job);
+  job.out = (dir / "other.mp4").string();
+  job.map.physics.steps = 500;
+  // Into a new frames folder beside the data of the zoom before: refused by the data folder,
+  // the zoom makes nothing, not even the frames folder.
+  job.frames_dir = (dir / "other").string();
+  try {
+    run_zoom_job(job);
+    ADD_FAILURE() << "not refused";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--data-dir"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("steps = 500"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "other"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "other.mp4"));
+  job.overwrite = true;
+  EXPECT_EQ(run_zoom_job(job).frames_computed, 1);
+}
+
+}  // namespace
+}  // namespace orrery
