@@ -18,15 +18,15 @@ def layer_of(path: pathlib.Path, root: pathlib.Path) -> str | None:
         return parts[2]
     if parts[0] == "src":
         return parts[1]
-    if parts[0] == "apps":
-        return "apps"
+    if parts[0] in ("apps", "python"):
+        return parts[0]
     return None
 
 
 def main() -> int:
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
     bad = []
-    for folder in ("include", "src", "apps"):
+    for folder in ("include", "src", "apps", "python"):
         for path in sorted((root / folder).rglob("*")):
             if path.suffix not in {".hpp", ".cpp", ".cu", ".cuh", ".h"}:
                 continue

@@ -257,41 +257,47 @@ Diagnostics RunStore::initial_diagnostics() const {
 std::vector<std::int64_t> RunStore::snapshots() const { return run_snapshots(folder_); }
 
 template <class Real>
+std::string encode_snapshot(const std::string& name, std::int64_t index, const Particles<Real>& p,
+                            const SimClock& clock, const SnapshotHeader& header,
+                            const Diagnostics& now, const Drift& drift, double t_end,
+                            const DriftWarning& warning) {
+  h5::Handle file = h5::create_memory_file(name);
+  const hid_t g = file.id();
+  const hsize_t n = p.size();
+  const hsize_t dims3[2] = {n, 3}, dims1[1] = {n};
+  h5::write_dataset<double>(g, "position", interleaved(p.x, p.y, p.z), dims3);
+  h5::write_dataset<double>(g, "velocity", interleaved(p.vx, p.vy, p.vz), dims3);
+  h5::write_dataset<double>(g, "mass", widened(p.mass), dims1);
+  h5::write_dataset<std::uint64_t>(g, "id", p.id, dims1);
+  if (!p.softening.empty())
+    h5::write_dataset<double>(g, "softening", widened(p.softening), dims1);
+  h5::write_attribute(g, "format", std::string("orrery snapshot"));
+  h5::write_attribute(g, "index", index);
+  h5::write_attribute(g, "step", clock.steps);
+  h5::write_attribute(g, "dt", clock.dt);
+  h5::write_attribute(g, "t-end", t_end);
+  h5::write_attribute(g, "G", header.g);
+  h5::write_attribute(g, "softening", header.softening);
+  h5::write_attribute(g, "units", header.units);
+  for (const auto& q : diagnostics_quantities(now, drift))
+    if (q.value.size() == 1)
+      h5::write_attribute(g, q.name, q.value[0]);
+    else
+      h5::write_attribute(g, q.name, std::span<const double>(q.value));
+  write_diagnostics(g, now);  // time, energy and the scales, under their fixed names
+  if (warning.raised()) {
+    const double w[3] = {warning.time, static_cast<double>(warning.step), warning.drift};
+    h5::write_attribute(g, "drift_warning", std::span<const double>(w, 3));
+  }
+  return h5::file_image(g);
+}
+
+template <class Real>
 void RunStore::write_snapshot(std::int64_t index, const Particles<Real>& p, const SimClock& clock,
                               const Diagnostics& now, const Drift& drift, double t_end,
                               const DriftWarning& warning) {
-  std::string image;
-  {
-    h5::Handle file = h5::create_memory_file(snapshot_path(folder_, index).string());
-    const hid_t g = file.id();
-    const hsize_t n = p.size();
-    const hsize_t dims3[2] = {n, 3}, dims1[1] = {n};
-    h5::write_dataset<double>(g, "position", interleaved(p.x, p.y, p.z), dims3);
-    h5::write_dataset<double>(g, "velocity", interleaved(p.vx, p.vy, p.vz), dims3);
-    h5::write_dataset<double>(g, "mass", widened(p.mass), dims1);
-    h5::write_dataset<std::uint64_t>(g, "id", p.id, dims1);
-    if (!p.softening.empty())
-      h5::write_dataset<double>(g, "softening", widened(p.softening), dims1);
-    h5::write_attribute(g, "format", std::string("orrery snapshot"));
-    h5::write_attribute(g, "index", index);
-    h5::write_attribute(g, "step", clock.steps);
-    h5::write_attribute(g, "dt", clock.dt);
-    h5::write_attribute(g, "t-end", t_end);
-    h5::write_attribute(g, "G", header_.g);
-    h5::write_attribute(g, "softening", header_.softening);
-    h5::write_attribute(g, "units", header_.units);
-    for (const auto& q : diagnostics_quantities(now, drift))
-      if (q.value.size() == 1)
-        h5::write_attribute(g, q.name, q.value[0]);
-      else
-        h5::write_attribute(g, q.name, std::span<const double>(q.value));
-    write_diagnostics(g, now);  // time, energy and the scales, under their fixed names
-    if (warning.raised()) {
-      const double w[3] = {warning.time, static_cast<double>(warning.step), warning.drift};
-      h5::write_attribute(g, "drift_warning", std::span<const double>(w, 3));
-    }
-    image = h5::file_image(g);
-  }
+  const std::string image = encode_snapshot(snapshot_path(folder_, index).string(), index, p,
+                                            clock, header_, now, drift, t_end, warning);
   write_file_atomically(snapshot_path(folder_, index), image);
   table_.push_back(diagnostics_row(index, clock.steps, now, drift));
   write_file_atomically(diagnostics_table_path(folder_), encode_diagnostics_table(table_));
@@ -360,6 +366,9 @@ Checkpoint<Real> RunStore::read_checkpoint(std::vector<std::string>& notes) {
 }
 
 #define ORRERY_RUN_STORE(Real)                                                                 \
+  template std::string encode_snapshot<Real>(                                                   \
+      const std::string&, std::int64_t, const Particles<Real>&, const SimClock&,                \
+      const SnapshotHeader&, const Diagnostics&, const Drift&, double, const DriftWarning&);    \
   template void RunStore::write_snapshot<Real>(std::int64_t, const Particles<Real>&,            \
                                                const SimClock&, const Diagnostics&,             \
                                                const Drift&, double, const DriftWarning&);      \

@@ -71,8 +71,10 @@ void validate_map_computation(const MapJob& job) {
 
 void validate(const MapJob& job) {
   validate_map_computation(job);
-  check_output_path("--out", job.out);
-  check_output_is_not_input("--out", job.out, "--config", job.config);
+  if (!job.out.empty()) {
+    check_output_path("--out", job.out);
+    check_output_is_not_input("--out", job.out, "--config", job.config);
+  }
   if (!job.data.empty()) {
     check_output_path("--data", job.data);
     check_output_is_not_input("--data", job.data, "--config", job.config);
@@ -109,10 +111,11 @@ MapOutcome run_map_job(const MapJob& job, const MapObserver& observer) {
   OutputSet outputs;
   if (!job.data.empty())
     outputs.add(job.data, encode_divergence_map_file(job.data, job.physics, job.precision, map));
-  outputs.add(job.out, encode_png(render_divergence_image(map.counts, map.width, map.height,
-                                                          job.physics.steps,
-                                                          Colormap::by_name(job.colormap),
-                                                          job.origin)));
+  if (!job.out.empty())
+    outputs.add(job.out, encode_png(render_divergence_image(map.counts, map.width, map.height,
+                                                            job.physics.steps,
+                                                            Colormap::by_name(job.colormap),
+                                                            job.origin)));
   outputs.commit();
   return outcome;
 }

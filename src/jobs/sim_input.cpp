@@ -34,7 +34,7 @@ bool is_snapshot(hid_t root) {
 
 }  // namespace
 
-SimInput read_sim_input(const SimJob& job) {
+SimStart read_sim_input(const SimJob& job) {
   fs::path path = job.input;
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
@@ -47,7 +47,7 @@ SimInput read_sim_input(const SimJob& job) {
       throw InputError(fmt::format("--input: the run '{}' has no snapshot", path.string()));
     path = snapshot_path(path, snapshots.back());
   }
-  SimInput in;
+  SimStart in;
   in.ic = read_particle_file(path);
   in.dt = in.ic.dt;
   in.t_end = in.ic.t_end;

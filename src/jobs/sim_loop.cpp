@@ -1,12 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The run loop of `orrery sim`: steps, snapshots, checkpoints, the non-finite check, progress.
-//
-// Where the steps go: regular steps of the clock's dt toward the next target — the next output
-// time k·T (with an output interval T) or t_end, whichever comes first — and the step that would
-// reach or pass a target shortened to land on it exactly (a regular step that ends within
-// rounding of it lands too). Output times are products k·T, never sums, so they do not depend on
-// the path to them, and the next one is found from the clock's time alone: a resumed run needs
-// no more than its clock to continue the schedule.
+// The run loop of `orrery sim`: steps (where they go: nbody/step_schedule.hpp), snapshots,
+// checkpoints, the non-finite check, progress.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -17,77 +11,18 @@
 #include "jobs/sim_settings.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/nbody/step_schedule.hpp"
 
 namespace orrery {
 
 namespace {
 
-// Rejections in a row after which a run stops: a stepper that cannot find an acceptable step
-// from its own suggestions this many times has failed, not hit a hard patch.
-constexpr int kMaxRejectionsInARow = 64;
 // From this many bodies on, files are written by a thread of their own while the run goes on (a
 // snapshot of 1024 bodies is 64 kB and an fsync, a millisecond or more on a disk); below, a few
 // bodies step faster than a thread wakes, so their files are written at once. Two jobs in
 // flight: a snapshot and its checkpoint.
 constexpr std::size_t kBodiesForAWriterThread = 1024;
 constexpr std::size_t kJobsInFlight = 2;
-// A step-size control that asks for steps below this fraction of the run's time scale is not
-// following the motion any more (two bodies falling onto each other): the clock itself can barely
-// resolve such steps, and the run would crawl without end.
-constexpr double kSmallestStep = 1e-13;
-
-struct Schedule {
-  double t_end;
-  double every_time;  // output interval T; 0: none
-  double slack;       // times closer than this are one time (rounding of t_end and dt)
-
-  // The first output time after t (by more than the slack), or t_end.
-  double next_target(double t) const {
-    if (every_time <= 0) return t_end;
-    double k = std::floor((t + slack) / every_time) + 1;
-    while (k * every_time <= t + slack) ++k;
-    while (k > 1 && (k - 1) * every_time > t + slack) --k;
-    const double out = k * every_time;
-    return out < t_end - slack ? out : t_end;
-  }
-  bool finished(const SimClock& c) const { return c.remaining(t_end) <= slack; }
-};
-
-struct Move {
-  double h;
-  bool lands;     // the step ends on `target`
-  double target;
-};
-
-Move next_move(const SimClock& c, const Schedule& s) {
-  const double target = s.next_target(c.time());
-  const double r = c.remaining(target);
-  if (r > c.dt + s.slack) return {c.dt, false, target};
-  if (r >= c.dt - s.slack) return {c.dt, true, target};
-  return {r, true, target};
-}
-
-// The steps from `clock` to the end, when every step is accepted as asked. Without output times
-// all but the last are regular steps, so their number follows from the time left: an adaptive
-// method's small first step (ias15 from the Pythagorean scene's 2⁻¹⁶) would otherwise be
-// counted out millions of times before the run begins.
-std::int64_t planned_steps(SimClock c, const Schedule& s) {
-  if (s.every_time <= 0) {
-    const double left = c.remaining(s.t_end) - s.slack;
-    if (left <= 0) return 0;
-    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(left / c.dt)));
-  }
-  std::int64_t n = 0;
-  while (!s.finished(c)) {
-    const Move m = next_move(c, s);
-    if (m.lands)
-      c.land(m.target);
-    else
-      c.advance(m.h);
-    ++n;
-  }
-  return n;
-}
 
 std::string drift_text(const DriftWarning& w, double limit) {
   return fmt::format("the relative energy drift reached {:.3g} at step {} (t = {}), past "
@@ -97,18 +32,12 @@ std::string drift_text(const DriftWarning& w, double limit) {
 
 }  // namespace
 
-std::string where_nonfinite(const NonFinite& bad, const SimClock& clock) {
-  return fmt::format("the state became non-finite at step {} (t = {}): particle {} (id {}) has "
-                     "{} component {}",
-                     clock.steps, clock.time(), bad.particle, bad.id, bad.what, bad.value);
-}
-
 template <class Real>
 SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& initial,
                     std::int64_t next_snapshot, const SimCadence& cadence, DriftWarning warning,
                     const SimObserver& observer) {
-  const Schedule schedule{cadence.t_end, cadence.every_time,
-                          1e-12 * std::max(std::abs(cadence.t_end), sim.clock().dt)};
+  StepSchedule schedule = StepSchedule::to(cadence.t_end, sim.clock());
+  schedule.every_time = cadence.every_time;
   const std::int64_t planned = planned_steps(sim.clock(), schedule);
   const std::int64_t start_steps = sim.clock().steps;
   const auto t0 = std::chrono::steady_clock::now();
@@ -143,26 +72,8 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& i
   };
 
   SimOutcome outcome;
-  int rejected = 0;
   while (!schedule.finished(sim.clock())) {
-    const Move move = next_move(sim.clock(), schedule);
-    const StepReport<Real> report =
-        move.lands ? sim.step_onto(move.target, move.h) : sim.step(move.h);
-    const double scale = std::max(std::abs(cadence.t_end), std::abs(sim.clock().time()));
-    if (sim.clock().dt < kSmallestStep * scale)
-      throw RunError(fmt::format("the step size fell to {:.3g} at t = {} (below {:g} of the "
-                                 "run's time scale): the integrator cannot follow the motion "
-                                 "here — a close encounter (softening helps), or a --tolerance "
-                                 "below what rounding lets its error estimate reach (a looser "
-                                 "one helps); the last checkpoint is intact",
-                                 sim.clock().dt, sim.clock().time(), kSmallestStep));
-    if (!report.accepted) {
-      if (++rejected == kMaxRejectionsInARow)
-        throw RunError(fmt::format("the integrator rejected {} steps in a row at t = {}",
-                                   rejected, sim.clock().time()));
-      continue;
-    }
-    rejected = 0;
+    const StepMove move = step_on_schedule(sim, schedule);
     if (auto bad = sim.first_nonfinite()) {
       writer.drain();  // what was good is on disk before the run names it
       std::string last = "none";

@@ -140,10 +140,8 @@ SimOutcome resume(const SimJob& job, RunStore& store, const SimObserver& observe
     eo = engine_options_of(job, h5::read_attribute(description.id(), "G").reals.at(0),
                         h5::read_attribute(description.id(), "softening").reals.at(0));
   }
-  Simulation<Real> sim(std::move(checkpoint.particles), make_force_engine<Real>(job.engine, eo),
-                       make_array_stepper<Real>(job.integrator, job.tolerance,
-                                                block_step_options_of(job, eo.softening)),
-                       checkpoint.clock);
+  Simulation<Real> sim =
+      make_simulation(job, std::move(checkpoint.particles), eo.g, eo.softening, checkpoint.clock);
   sim.load_stepper_state(checkpoint.stepper);
   const EngineFacts facts = facts_of(sim.engine(), eo);
   SimOutcome out = run_loop(sim, store, store.initial_diagnostics(), checkpoint.next_snapshot,
@@ -158,7 +156,7 @@ SimOutcome dispatch(Precision p, F&& f) {
     case Precision::fp32: return f(float{});
     case Precision::fp128: return f(float128{});
     case Precision::fp64: return f(double{});
-    case Precision::mixed: break;  // refused by check_run_choices
+    case Precision::mixed: break;  // refused by check_simulation_choices
   }
   throw ParameterError("--precision", to_string(p), "one of: fp32, fp64, fp128");
 }
@@ -210,7 +208,7 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
   if (job.every < 0 || job.checkpoint_every < 0 || job.threads < 0 || job.stop_after < 0)
     throw ParameterError("--every/--checkpoint-every/--threads/--stop-after", "a negative count",
                          "counts >= 1");
-  check_run_choices(job);
+  check_simulation_choices(job);
   Plan plan;
 
   if (job.resume) {
@@ -270,7 +268,8 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
     throw ParameterError("--out", job.out,
                          "a name that does not exist yet (add --resume to continue the run)");
   check_output_path("--out", job.out);
-  const SimJob resolved = checked_sim_method(job, plan.ic.softening);
+  // The variant used is the one recorded: "" becomes the widest this CPU runs.
+  const SimJob resolved = resolved_simulation_choices(job, plan.ic.softening);
   return described(dispatch(resolved.precision,
                             [&](auto real) {
                               return start<decltype(real)>(resolved, plan, observer);

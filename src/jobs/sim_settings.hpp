@@ -8,6 +8,7 @@
 
 #include "orrery/io/run_store.hpp"
 #include "orrery/jobs/sim_job.hpp"
+#include "orrery/jobs/sim_setup.hpp"
 #include "orrery/nbody/simulation.hpp"
 
 namespace orrery {
@@ -30,43 +31,12 @@ struct SimCadence {
   bool stop_on_drift = false;  // and stop, after a checkpoint
 };
 
-// A new run's initial conditions from --input: a particle file, a run's snapshot (which goes on
-// from its time with its run's dt and end time) or a run (its newest snapshot); --softening may
-// replace the file's softening. dt and t_end are the snapshot's or the file's estimates.
-struct SimInput {
-  InitialConditions ic;
-  double start_time = 0.0;
-  double dt = 0.0;
-  double t_end = 0.0;
-};
-SimInput read_sim_input(const SimJob& job);
 
-// The sim's precision, backend and device choices, checked before any work.
-void check_run_choices(const SimJob& job);
 
-// A new run's beginning from a scene or --input: its initial conditions, the time its clock
-// starts at, its step and end time (the job's where given, else the scene's or the file's), each
-// refused before any work when wrong (ParameterError/InputError naming the flag).
-struct SimStart {
-  InitialConditions ic;
-  double start_time = 0.0;
-  double dt = 0.0;
-  double t_end = 0.0;
-};
-SimStart plan_sim_start(const SimJob& job);
-// Refuses an integrator that cannot run as the job asks (a tolerance for a fixed-step method,
-// block-step options out of range, a method without fp32), and returns the job with its CPU
-// kernel resolved ("" becomes the widest this CPU runs).
-SimJob checked_sim_method(const SimJob& job, double softening);
-// The simulation of a new run at `start`, on the engine and with the integrator the job names.
-template <class Real>
-Simulation<Real> make_simulation(const SimJob& job, const SimStart& start);
 
 // With --resume, each scene parameter given must equal the run's own (ParameterError naming it).
 void check_resumed_scene_settings(hid_t root, const SimJob& job);
 
-// Where a state first stopped being finite, for the error that stops a run.
-std::string where_nonfinite(const NonFinite& bad, const SimClock& clock);
 
 // Steps `sim` to cadence.t_end, writing snapshots and checkpoints as `cadence` says, and stops
 // early, after a checkpoint, when observer.stop_signal says so. `warning` is the energy drift

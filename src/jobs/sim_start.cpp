@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The beginning of a new run, shared by `orrery sim` (which writes it to a run) and `orrery
-// view` (which shows it live): initial conditions, step, end time and integrator, each checked
-// before any work.
+// The beginning of a new run (jobs/sim_setup.hpp), shared by `orrery sim` (which writes it to a
+// run), `orrery view` (which shows it live) and the Python module.
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "jobs/sim_settings.hpp"
+#include "orrery/jobs/sim_setup.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
@@ -20,11 +19,6 @@
 
 namespace orrery {
 
-void check_run_choices(const SimJob& job) {
-  check_precision(*find_field(sim_job_fields(), "precision"), job.precision);
-  check_engine_choice(job);
-}
-
 SimStart plan_sim_start(const SimJob& job) {
   if (job.scene.empty() == job.input.empty())
     throw ParameterError("--scene/--input", job.scene.empty() ? "neither" : "both",
@@ -36,7 +30,7 @@ SimStart plan_sim_start(const SimJob& job) {
     start.dt = job.dt > 0 ? job.dt : start.ic.dt;
     start.t_end = std::isnan(job.t_end) ? start.ic.t_end : job.t_end;
   } else {
-    SimInput in = read_sim_input(job);
+    SimStart in = read_sim_input(job);
     start.ic = std::move(in.ic);
     start.start_time = in.start_time;
     start.dt = job.dt > 0 ? job.dt : in.dt;
@@ -52,48 +46,5 @@ SimStart plan_sim_start(const SimJob& job) {
                          fmt::format("a time after the start, t = {}", start.start_time));
   return start;
 }
-
-SimJob checked_sim_method(const SimJob& job, double softening) {
-  find_integrator(job.integrator);
-  try {  // a tolerance only for a method that can control its step, block-step options in
-         // range: refused before any work
-    make_array_stepper<double>(job.integrator, job.tolerance,
-                               block_step_options_of(job, softening));
-  } catch (const ParameterError& e) {
-    throw e.renamed("--" + e.parameter());
-  }
-  if (job.precision == Precision::fp32) {
-    try {  // not every method runs in fp32
-      make_array_stepper<float>(job.integrator, job.tolerance);
-    } catch (const ParameterError& e) {
-      throw e.renamed("--" + e.parameter());
-    }
-  }
-  // The variant used is the one recorded: "" becomes the widest this CPU runs.
-  SimJob resolved = job;
-  try {
-    resolved.cpu_kernel = resolve_cpu_kernel(job.cpu_kernel);
-  } catch (const ParameterError& e) {
-    throw e.renamed("--cpu-kernel");
-  }
-  return resolved;
-}
-
-template <class Real>
-Simulation<Real> make_simulation(const SimJob& job, const SimStart& start) {
-  const EngineOptions eo = engine_options_of(job, start.ic.g, start.ic.softening);
-  SimClock clock;
-  clock.t = start.start_time;
-  clock.dt = start.dt;
-  return Simulation<Real>(convert_particles<Real>(start.ic.particles),
-                          make_force_engine<Real>(job.engine, eo),
-                          make_array_stepper<Real>(job.integrator, job.tolerance,
-                                                   block_step_options_of(job, start.ic.softening)),
-                          clock);
-}
-
-template Simulation<float> make_simulation<float>(const SimJob&, const SimStart&);
-template Simulation<double> make_simulation<double>(const SimJob&, const SimStart&);
-template Simulation<float128> make_simulation<float128>(const SimJob&, const SimStart&);
 
 }  // namespace orrery

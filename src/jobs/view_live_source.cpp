@@ -12,6 +12,7 @@
 #include "jobs/view_sources.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/nbody/step_schedule.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 
 namespace orrery {
@@ -100,17 +101,17 @@ class LiveSource final : public FrameSource {
 
 std::unique_ptr<FrameSource> make_live_source(const ViewJob& job) {
   const SimJob& given = job.sim;
-  check_run_choices(given);
+  check_simulation_choices(given);
   check_colour_by(job.colour_by, given.scene);
   const SimStart start = plan_sim_start(given);
-  const SimJob sim = checked_sim_method(given, start.ic.softening);
+  const SimJob sim = resolved_simulation_choices(given, start.ic.softening);
   switch (sim.precision) {
     case Precision::fp32:
       return std::make_unique<LiveSource<float>>(sim, start, job.colour_by, job.extent);
     case Precision::fp128:
       return std::make_unique<LiveSource<float128>>(sim, start, job.colour_by, job.extent);
     case Precision::fp64:
-    case Precision::mixed: break;  // mixed refused by check_run_choices
+    case Precision::mixed: break;  // mixed refused by check_simulation_choices
   }
   return std::make_unique<LiveSource<double>>(sim, start, job.colour_by, job.extent);
 }

@@ -105,6 +105,13 @@ const Particles<Real>& Simulation<Real>::particles() {
 }
 
 template <class Real>
+void Simulation<Real>::state_changed() {
+  engine_->set_bodies(particles_.mass, particles_.softening);
+  host_current_ = false;
+  stepper_->clear();
+}
+
+template <class Real>
 Diagnostics Simulation<Real>::diagnostics() {
   download();
   return diagnostics_of(particles_, engine_->potential_energy(x_), clock_.time());

@@ -96,6 +96,15 @@ class RunStore {
   std::vector<DiagnosticsRow> table_;  // the rows of diagnostics.h5
 };
 
+// A snapshot file's bytes (an HDF5 image named `name`): the particles, the clock, the header's
+// units, the diagnostics with their drift, and where the run ends. A run's snapshot `index`, or
+// (index 0) a file of its own that `orrery sim --input` continues from its time.
+template <class Real>
+std::string encode_snapshot(const std::string& name, std::int64_t index, const Particles<Real>& p,
+                            const SimClock& clock, const SnapshotHeader& header,
+                            const Diagnostics& now, const Drift& drift, double t_end,
+                            const DriftWarning& warning);
+
 // Where the files of the run in `folder` are, and which there are.
 std::filesystem::path run_description_path(const std::filesystem::path& folder);
 std::filesystem::path snapshot_path(const std::filesystem::path& folder, std::int64_t index);

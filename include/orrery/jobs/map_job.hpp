@@ -27,7 +27,7 @@ struct MapJob {
   std::string cpu_kernel;                 // "": the widest this CPU runs
   std::vector<int> devices;               // empty: all
   bool exact = false;
-  std::string out = "map.png";
+  std::string out = "map.png";  // empty: no picture (the Python module's default)
   std::string data;  // empty: no HDF5 file
   bool overwrite = false;  // replace existing --out and --data files
   std::string config;      // the config file the parameters came from ("": none); not an output

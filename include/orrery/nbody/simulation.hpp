@@ -47,11 +47,23 @@ class Simulation {
   void load_stepper_state(const StepperState<Real>& state);
 
   const SimClock& clock() const { return clock_; }
+  // The size of the next regular step.
+  void set_dt(double dt) { clock_.dt = dt; }
   std::size_t size() const { return particles_.size(); }
   ForceEngine<Real>& engine() { return *engine_; }
 
   // The state on the host (positions and velocities copied from the device).
   const Particles<Real>& particles();
+  // The state where the engine keeps it (3N values [x..., y..., z...], on engine().device()),
+  // and the masses on the host, for a face that reads or writes them in place; whoever writes
+  // them calls state_changed() before the next step or read.
+  DeviceBuffer<Real>& positions() { return x_; }
+  DeviceBuffer<Real>& velocities() { return v_; }
+  std::vector<Real>& masses() { return particles_.mass; }
+  // After the state was written from outside: the engine takes the masses again, the host copy
+  // is refreshed when next read, and the stepper starts afresh (its own state belongs to the
+  // state it last stepped: integrate/array_stepper.hpp).
+  void state_changed();
   Diagnostics diagnostics();
   std::optional<NonFinite> first_nonfinite();
 

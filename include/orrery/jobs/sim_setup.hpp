@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// A simulation as a sim job describes it, for every face that steps one (the run of `orrery sim`,
+// the Python module): where its particles come from when not from a scene, the checks of the
+// job's choices that do not concern its files, and the Simulation made of them.
+#pragma once
+
+#include "orrery/jobs/sim_job.hpp"
+#include "orrery/nbody/simulation.hpp"
+#include "orrery/scenes/initial_conditions.hpp"
+
+namespace orrery {
+
+// A new run's beginning: its initial conditions, the time its clock starts at, its step and end
+// time.
+struct SimStart {
+  InitialConditions ic;
+  double start_time = 0.0;
+  double dt = 0.0;
+  double t_end = 0.0;
+};
+// From --input: a particle file, a run's snapshot (which goes on from its time with its run's dt
+// and end time) or a run (its newest snapshot); --softening may replace the file's softening. dt
+// and t_end are the snapshot's or the file's estimates.
+SimStart read_sim_input(const SimJob& job);
+// From the scene or --input, with the job's step and end time where given (else the scene's or
+// the file's), each refused before any work when wrong (ParameterError/InputError naming the
+// flag); the memory a scene needs is checked before it is made.
+SimStart plan_sim_start(const SimJob& job);
+
+// Refuses, naming the flag, a precision, engine, backend or device list the job cannot run with.
+void check_simulation_choices(const SimJob& job);
+// Refuses an integrator, a tolerance or a block-step option the job's precision cannot take,
+// and resolves the CPU kernel ("" becomes the widest this CPU runs): the job as it will run.
+SimJob resolved_simulation_choices(const SimJob& job, double softening);
+
+// The simulation of `particles` with the job's engine and integrator, in its precision Real.
+template <class Real>
+Simulation<Real> make_simulation(const SimJob& job, Particles<Real> particles, double g,
+                                 double softening, SimClock clock);
+// The same for a new run at `start`.
+template <class Real>
+Simulation<Real> make_simulation(const SimJob& job, const SimStart& start);
+
+}  // namespace orrery

@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: MIT
+# Type stubs of the extension module (what editors complete); the docstrings say more.
+from typing import Any, Literal, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+_Backend = Literal["cpu", "cuda", "auto"]
+_Devices = str | Sequence[int]
+
+def divergence_map(
+    *,
+    window: tuple[float, float, float, float] = ...,
+    resolution: int = ...,
+    width: int = 1000,
+    height: int = 1000,
+    steps: int = 50000,
+    dt: float = 0.001,
+    integrator: Literal["euler", "midpoint", "rk4", "symplectic-euler", "leapfrog",
+                        "yoshida4", "ab2", "ab4"] = "euler",
+    shift: float = ...,
+    shift_vector: tuple[float, float, float] = (0.001, 0.001, 0.001),
+    critical_distance: float = 0.5,
+    x_range: tuple[float, float] = (-20.0, 20.0),
+    y_range: tuple[float, float] = (-20.0, 20.0),
+    plane: Literal["xy", "yz", "xz"] = "xy",
+    vary: int = 1,
+    masses: Sequence[float] = (10.0, 20.0, 30.0),
+    g: float = 9.8,
+    positions: Sequence[float] = ...,
+    velocities: Sequence[float] = ...,
+    backend: _Backend = "auto",
+    devices: _Devices = "all",
+    cpu_kernel: Literal["avx512", "avx2", "generic"] = ...,
+    precision: Literal["fp64", "fp32", "mixed"] = "fp64",
+    threads: int = ...,
+    exact: bool = False,
+    out: str = "",
+    data: str = "",
+    overwrite: bool = False,
+    colormap: Literal["inferno", "magma", "viridis", "gray"] = "inferno",
+    origin: Literal["upper", "lower"] = "upper",
+) -> npt.NDArray[np.int32]: ...
+
+def forces(
+    position: npt.ArrayLike,
+    mass: npt.ArrayLike,
+    G: float = 1.0,
+    softening: float = 0.0,
+    *,
+    engine: Literal["direct", "tree"] = "direct",
+    theta: float = 0.5,
+    multipole: Literal["monopole", "quadrupole"] = "quadrupole",
+    precision: Literal["fp32", "fp64", "fp128"] = "fp64",
+    threads: int = ...,
+    backend: _Backend = "auto",
+    devices: _Devices = "all",
+    cpu_kernel: str = ...,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
+
+def load(path: str) -> dict[str, Any] | list[dict[str, Any]]: ...
+
+class Simulation:
+    def __init__(self, G: float = 1.0, softening: float = 0.0, **settings: Any) -> None: ...
+    @staticmethod
+    def scene(name: str, **parameters: Any) -> Simulation: ...
+    @staticmethod
+    def load(path: str, **settings: Any) -> Simulation: ...
+    def add(
+        self,
+        mass: npt.ArrayLike,
+        position: npt.ArrayLike,
+        velocity: npt.ArrayLike | None = None,
+        softening: npt.ArrayLike | None = None,
+    ) -> None: ...
+    def step(self, n: int = 1) -> None: ...
+    def integrate(self, t: float) -> int: ...
+    def energy(self) -> float: ...
+    def diagnostics(self) -> dict[str, float | tuple[float, ...]]: ...
+    def forces(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
+    def save(self, path: str, overwrite: bool = False) -> None: ...
+    def __len__(self) -> int: ...
+    engine: str
+    integrator: str
+    tolerance: float
+    backend: str
+    precision: str
+    dt: float
+    @property
+    def time(self) -> float: ...
+    @property
+    def steps(self) -> int: ...
+    @property
+    def G(self) -> float: ...
+    @property
+    def softening(self) -> float: ...
+    @property
+    def units(self) -> str: ...
+    @property
+    def t_end(self) -> float: ...
+    position: npt.NDArray[np.floating]
+    velocity: npt.NDArray[np.floating]
+    mass: npt.NDArray[np.floating]
+
+def load_map(path: str) -> npt.NDArray[np.int32]: ...
+
+def zoom_width(from_width: float, to_width: float, frames: int, k: int) -> float: ...
+def _zoom_frame(k: int, **parameters: Any) -> tuple[tuple[float, float, float, float],
+                                                    npt.NDArray[np.int32]]: ...
+_zoom_default_frames: int

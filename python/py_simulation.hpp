@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// The C++ side of orrery.Simulation: the settings (a SimJob's engine, integrator, step,
+// precision, backend), the units, and the SimulationCore (python/simulation.hpp) of the particles,
+// made again when particles are added or a setting changes. Its Python face:
+// simulation_binding.cpp.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "bindings.hpp"
+#include "orrery/jobs/sim_job.hpp"
+#include "simulation.hpp"
+
+namespace orrery::python {
+
+// N values (one a body), or N×3 rows where `three` (a single row for N = 1), from any array
+// numpy makes of `value`; ParameterError naming `name` for another shape or what is not numbers.
+std::vector<double> per_body(const py::handle& value, std::size_t n, bool three, const char* name);
+
+class PySimulation {
+ public:
+  // No particles yet: G and softening of the arrays to be added, and the settings.
+  PySimulation(double g, double softening, const py::kwargs& settings);
+  // A scene with its parameters; the keywords that are settings go to the simulation.
+  static PySimulation scene(const std::string& name, const py::kwargs& kwargs);
+  // A particle file, a run's snapshot (from its time, with its dt) or a run (its newest).
+  static PySimulation load(const std::string& path, const py::kwargs& settings);
+
+  // N bodies more: masses (N), positions and velocities (N×3; no velocities: at rest), and
+  // per-particle softening (N) or None.
+  void add(const py::handle& mass, const py::handle& position, const py::handle& velocity,
+           const py::handle& softening);
+
+  // Settings given by keyword (engine, integrator, dt, ...) checked together, the simulation
+  // made again with them.
+  void change(const py::dict& settings);
+
+  const SimJob& job() const { return job_; }
+  double g() const { return g_; }
+  double softening() const { return softening_; }
+  const std::string& units() const { return units_; }
+  double t_end() const { return t_end_; }
+  const Diagnostics& initial() const { return initial_; }
+  const SimClock& clock() const { return core_ ? core_->clock() : clock_; }
+  void set_dt(double dt);
+  std::size_t size() const { return core_ ? core_->size() : 0; }
+  // InputError while there are no particles.
+  SimulationCore& core();
+  const std::shared_ptr<SimulationCore>& shared_core() const { return core_; }
+
+ private:
+  void apply_settings(const py::dict& settings);
+  void rebuild(const SimJob& job, const Particles<double>& p);
+
+  SimJob job_;
+  double g_ = 1.0, softening_ = 0.0;
+  std::string source_, units_;
+  double t_end_ = 0.0;  // the scene's or the file's suggestion; 0: none
+  SimClock clock_;      // while there are no particles
+  Diagnostics initial_;
+  std::shared_ptr<SimulationCore> core_;
+};
+
+}  // namespace orrery::python

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+// orrery.Simulation's Python face: stepping without the GIL (Ctrl-C stops a long integrate
+// between two steps), the state as numpy arrays, the diagnostics and saving. The arrays are
+// views of the simulation's own memory where it lives on the host in fp32 or fp64: writing
+// through one changes the next step (python/simulation.hpp notices the write), and each view
+// keeps that memory alive through its base, a capsule holding the simulation. A GPU engine's
+// state, or an fp128 one, comes as a read-only copy in float64; assigning the attribute
+// (sim.position = ...) writes the state on every engine.
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "interrupt.hpp"
+#include "orrery/core/error.hpp"
+#include "orrery/io/output_path.hpp"
+#include "orrery/io/output_set.hpp"
+#include "orrery/io/run_store.hpp"
+#include "py_simulation.hpp"
+#include "simulation_doc.hpp"
+
+namespace orrery::python {
+
+namespace {
+
+using Copy = std::vector<double> (*)(const Particles<double>&);
+
+std::vector<double> position_rows(const Particles<double>& p) {
+  return rows_of_columns(p.x, p.y, p.z);
+}
+std::vector<double> velocity_rows(const Particles<double>& p) {
+  return rows_of_columns(p.vx, p.vy, p.vz);
+}
+std::vector<double> mass_values(const Particles<double>& p) { return p.mass; }
+
+// The state as numpy sees it: a view of the host memory `h` (3N values [x..., y..., z...] seen
+// as N×3 rows, or N values) whose base keeps the simulation alive, or a read-only copy.
+py::array state_array(PySimulation& sim, HostArray h, bool three, Copy copy) {
+  const auto n = static_cast<py::ssize_t>(sim.size());
+  std::vector<py::ssize_t> shape{n};
+  if (three) shape.push_back(3);
+  if (n == 0) return py::array_t<double>(shape);
+  if (h.data) {
+    const auto size = static_cast<py::ssize_t>(h.element_size);
+    std::vector<py::ssize_t> strides{size};
+    if (three) strides.push_back(n * size);
+    auto* keep = new std::shared_ptr<SimulationCore>(sim.shared_core());
+    py::capsule base(keep,
+                     [](void* p) { delete static_cast<std::shared_ptr<SimulationCore>*>(p); });
+    const py::dtype type = size == 4 ? py::dtype::of<float>() : py::dtype::of<double>();
+    return py::array(type, shape, strides, h.data, base);
+  }
+  py::array out = owned_array(copy(sim.core().particles()), shape);
+  out.attr("flags").attr("writeable") = false;
+  return out;
+}
+
+void require_dt(PySimulation& sim) {
+  if (!(sim.clock().dt > 0))
+    throw InputError("dt: none given, and the particles suggest none; set sim.dt");
+}
+
+py::object quantity(const std::vector<double>& v) {
+  if (v.size() == 1) return py::float_(v[0]);
+  return py::tuple(py::cast(v));
+}
+
+void step(PySimulation& sim, std::int64_t n) {
+  if (n < 1) throw ParameterError("n", std::to_string(n), "a number of steps >= 1");
+  SimulationCore& core = sim.core();
+  require_dt(sim);
+  InterruptPoll poll;
+  py::gil_scoped_release computing;
+  core.step();
+  for (std::int64_t i = 1; i < n; ++i) {
+    poll();
+    core.step();
+  }
+}
+
+std::int64_t integrate(PySimulation& sim, double t) {
+  SimulationCore& core = sim.core();
+  if (!std::isfinite(t) || t < core.clock().time())
+    throw ParameterError("t", py::str(py::float_(t)),
+                         "a finite time >= the simulation's, " +
+                             std::string(py::str(py::float_(core.clock().time()))));
+  require_dt(sim);
+  InterruptPoll poll;
+  py::gil_scoped_release computing;
+  return core.integrate(t, std::ref(poll));
+}
+
+py::dict diagnostics(PySimulation& sim) {
+  Diagnostics now;
+  {
+    SimulationCore& core = sim.core();
+    py::gil_scoped_release computing;
+    now = core.diagnostics();
+  }
+  py::dict out;
+  for (const auto& q : diagnostics_quantities(now, drift_since(sim.initial(), now)))
+    out[py::str(q.name)] = quantity(q.value);
+  return out;
+}
+
+void save(PySimulation& sim, const std::string& path, bool overwrite) {
+  std::error_code ec;
+  if (!overwrite && std::filesystem::exists(path, ec))
+    throw ParameterError("path", path,
+                         "a file that does not exist yet (overwrite=True replaces it)");
+  check_output_path("path", path);
+  SimulationCore& core = sim.core();
+  const Particles<double> p = core.particles();
+  const Diagnostics now = core.diagnostics();
+  const double t_end = std::max(sim.t_end(), core.clock().time());
+  write_file_atomically(path, encode_snapshot(path, 0, p, core.clock(),
+                                              SnapshotHeader{sim.g(), sim.softening(), sim.units()},
+                                              now, drift_since(sim.initial(), now), t_end, {}));
+}
+
+py::tuple forces(PySimulation& sim) {
+  SimulationCore& core = sim.core();
+  std::vector<double> a, phi;
+  {
+    py::gil_scoped_release computing;
+    core.forces(a, phi);
+  }
+  const auto n = static_cast<py::ssize_t>(phi.size());
+  return py::make_tuple(owned_array(std::move(a), {n, 3}), owned_array(std::move(phi), {n}));
+}
+
+// A setting as a property: read from the job, written through change().
+template <class Get>
+void setting(py::class_<PySimulation>& c, const char* name, Get get, const char* doc) {
+  c.def_property(
+      name, get,
+      [name](PySimulation& s, py::object value) {
+        py::dict d;
+        d[name] = value;
+        s.change(d);
+      },
+      doc);
+}
+
+// An array of the state as a property: a view (or a copy) to read, per_body() to write.
+void state_property(py::class_<PySimulation>& c, const char* name,
+                    HostArray (SimulationCore::*host)(), bool three, Copy copy,
+                    void (SimulationCore::*set)(const std::vector<double>&), const char* doc) {
+  c.def_property(
+      name,
+      [=](PySimulation& s) {
+        return state_array(s, s.shared_core() ? (s.core().*host)() : HostArray{}, three, copy);
+      },
+      [=](PySimulation& s, const py::handle& v) {
+        (s.core().*set)(per_body(v, s.size(), three, name));
+      },
+      doc);
+}
+
+}  // namespace
+
+void bind_simulation(py::module_& m) {
+  m.def(
+      "forces",
+      [](const py::handle& position, const py::handle& mass, double g, double softening,
+         const py::kwargs& settings) {
+        PySimulation sim(g, softening, settings);
+        sim.add(mass, position, py::none(), py::none());
+        return forces(sim);
+      },
+      py::arg("position"), py::arg("mass"), py::arg("G") = 1.0, py::arg("softening") = 0.0,
+      R"(forces(position, mass, G=1.0, softening=0.0, **settings) -> (acceleration, potential)
+
+The accelerations (N, 3) and potentials (N,) of bodies at `position` (N, 3) with masses (N,),
+by any engine (engine='direct' or 'tree', theta, multipole), backend and precision, as
+`orrery forces` computes them:
+  a_i = G sum_j m_j (x_j - x_i) / (|x_j - x_i|^2 + eps^2)^(3/2),
+  phi_i = -G sum_j m_j / (|x_j - x_i|^2 + eps^2)^(1/2).)");
+
+  py::class_<PySimulation> c(m, "Simulation", kSimulationDoc);
+  c.def(py::init<double, double, const py::kwargs&>(), py::arg("G") = 1.0,
+        py::arg("softening") = 0.0, kSimulationInitDoc)
+      .def_static("scene", &PySimulation::scene, py::arg("name"), kSceneDoc)
+      .def_static("load", &PySimulation::load, py::arg("path"), kLoadDoc)
+      .def("add", &PySimulation::add, py::arg("mass"), py::arg("position"),
+           py::arg("velocity") = py::none(), py::arg("softening") = py::none(), kAddDoc)
+      .def("step", &step, py::arg("n") = 1, kStepDoc)
+      .def("integrate", &integrate, py::arg("t"), kIntegrateDoc)
+      .def(
+          "energy",
+          [](PySimulation& s) {
+            SimulationCore& core = s.core();
+            py::gil_scoped_release computing;
+            return core.diagnostics().energy_total;
+          },
+          kEnergyDoc)
+      .def("diagnostics", &diagnostics, kDiagnosticsDoc)
+      .def("forces", &forces, kForcesDoc)
+      .def("save", &save, py::arg("path"), py::arg("overwrite") = false, kSaveDoc)
+      .def("__len__", &PySimulation::size)
+      .def("__repr__", [](PySimulation& s) {
+        return "<orrery.Simulation N=" + std::to_string(s.size()) +
+               " t=" + std::string(py::str(py::float_(s.clock().time()))) +
+               " engine=" + s.job().engine + " integrator=" + s.job().integrator +
+               " precision=" + to_string(s.job().precision) + ">";
+      });
+  setting(
+      c, "engine", [](const PySimulation& s) { return s.job().engine; },
+      "force engine: 'direct' (all pairs) or 'tree' (Barnes-Hut)");
+  setting(
+      c, "integrator", [](const PySimulation& s) { return s.job().integrator; },
+      "time integrator by name (orrery sim --list)");
+  setting(
+      c, "tolerance", [](const PySimulation& s) { return s.job().tolerance; },
+      "> 0: step-size control of an embedded method (dt is then the first step); 0: fixed "
+      "steps");
+  setting(
+      c, "backend",
+      [](PySimulation& s) {
+        return s.shared_core() ? s.core().backend() : to_string(s.job().backend);
+      },
+      "where the forces are computed: reads 'cpu' or 'cuda:0,...'; set 'cpu', 'cuda' or "
+      "'auto'");
+  setting(
+      c, "precision", [](const PySimulation& s) { return to_string(s.job().precision); },
+      "'fp64', 'fp32' or 'fp128' (fp128: the arrays are float64 copies)");
+  c.def_property(
+      "dt", [](const PySimulation& s) { return s.clock().dt; }, &PySimulation::set_dt,
+      "the next regular step (an adaptive method changes it as it goes)");
+  c.def_property_readonly(
+      "time", [](const PySimulation& s) { return s.clock().time(); }, "the simulation time");
+  c.def_property_readonly(
+      "steps", [](const PySimulation& s) { return s.clock().steps; }, "steps taken");
+  c.def_property_readonly("G", &PySimulation::g, "gravitational constant");
+  c.def_property_readonly("softening", &PySimulation::softening, "global softening length");
+  c.def_property_readonly("units", &PySimulation::units, "the units of the scene or file");
+  c.def_property_readonly("t_end", &PySimulation::t_end,
+                          "the end time the scene or file suggests (0: none)");
+  state_property(c, "position", &SimulationCore::positions, true, &position_rows,
+                 &SimulationCore::set_positions, kPositionDoc);
+  state_property(c, "velocity", &SimulationCore::velocities, true, &velocity_rows,
+                 &SimulationCore::set_velocities, "velocities, (N, 3): a view like position");
+  state_property(c, "mass", &SimulationCore::masses, false, &mass_values,
+                 &SimulationCore::set_masses, "masses, (N,): a view like position");
+}
+
+}  // namespace orrery::python

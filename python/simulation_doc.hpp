@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// The docstrings of orrery.Simulation (what help() shows), apart from the binding code.
+#pragma once
+
+namespace orrery::python {
+
+inline constexpr const char* kSimulationDoc = R"(An N-body system, stepped as `orrery sim` steps it.
+
+Made from a scene, from arrays, or from a particle file or run:
+
+    sim = orrery.Simulation.scene("plummer", n=1000, seed=1, integrator="leapfrog")
+    sim = orrery.Simulation(G=1.0, softening=0.01, dt=1e-3)
+    sim.add(mass=m, position=x, velocity=v)          # arrays (N,), (N, 3), (N, 3)
+    sim = orrery.Simulation.load("run")              # a run's newest snapshot, or a file
+
+Settings (keywords of the constructors, and properties): engine ('direct', 'tree'), theta,
+multipole, integrator, dt, tolerance, block_eta, block_length, precision ('fp64', 'fp32',
+'fp128'), threads, backend ('cpu', 'cuda', 'auto'), devices, cpu_kernel -- the flags of
+`orrery sim` with '-' written '_', refused with the CLI's message (ValueError).
+
+sim.step() takes one step of sim.dt, sim.integrate(t) steps to time t and lands on it exactly
+(as a run to --t-end does). Both run without the GIL; Ctrl-C stops integrate() between two steps
+with KeyboardInterrupt, and the simulation can go on from the step it had reached.
+
+sim.position, sim.velocity (N, 3) and sim.mass (N,) are numpy views of the simulation's own
+memory (fp64: float64, fp32: float32) where the engine keeps it on the host: writing through one
+changes the next step (the integrator then starts afresh from the written state), and a view
+keeps the memory alive after the Simulation is gone. A GPU engine's state, or an fp128 one,
+comes as a read-only float64 copy; assigning (sim.position = x) writes the state on any engine.
+After add() or a changed setting the simulation is made anew: views taken before show the old
+one.)";
+
+inline constexpr const char* kSimulationInitDoc =
+    "Simulation(G=1.0, softening=0.0, **settings): no particles yet; add them with add().";
+
+inline constexpr const char* kSceneDoc =
+    R"(Simulation.scene(name, **parameters): a scene of `orrery sim --list` ('two-galaxies',
+'plummer', 'disk', 'figure-eight', 'pythagorean', 'kepler', ...) with its parameters (n, seed,
+softening, ...) and settings (integrator, dt, engine, ...) as keywords. dt defaults to the
+scene's step, t_end is the scene's suggested end time.)";
+
+inline constexpr const char* kLoadDoc =
+    R"(Simulation.load(path, **settings): particles from a file (CSV or HDF5), a snapshot (which
+goes on from its time with its run's dt; sim.save() writes one) or a run folder (its newest
+snapshot).)";
+
+inline constexpr const char* kAddDoc =
+    R"(add(mass, position, velocity=None, softening=None): N bodies more, vectorised: masses (N,),
+positions and velocities (N, 3) (None: at rest), per-particle softening (N,) or None. Ids follow
+those already there. Without a dt, one is suggested from the system's dynamical time.)";
+
+inline constexpr const char* kStepDoc =
+    "step(n=1): n accepted steps of sim.dt (an adaptive method's rejections are retried).";
+
+inline constexpr const char* kIntegrateDoc =
+    R"(integrate(t) -> steps: steps to time t, the last step shortened to land on t exactly, as a
+run of `orrery sim` to --t-end does. Ctrl-C raises KeyboardInterrupt within a fraction of a
+second, leaving the state of the last whole step.)";
+
+inline constexpr const char* kEnergyDoc = "energy() -> E = K + W, the total energy.";
+
+inline constexpr const char* kDiagnosticsDoc =
+    R"(diagnostics() -> dict: time, mass, energy_kinetic, energy_potential, energy_total,
+virial_ratio, momentum, angular_momentum, com_position, com_velocity and the drifts since the
+particles were set (drift_energy = |E - E0| / |E0|, ...), as in a run's diagnostics.h5.)";
+
+inline constexpr const char* kForcesDoc =
+    "forces() -> (acceleration (N, 3), potential (N,)) of the present state, by the engine.";
+
+inline constexpr const char* kSaveDoc =
+    R"(save(path, overwrite=False): the state as an orrery snapshot (HDF5): orrery.load(path)
+reads it as arrays, Simulation.load(path) and `orrery sim --input path` go on from it.)";
+
+inline constexpr const char* kPositionDoc =
+    R"(positions, (N, 3): a writable view of the simulation's memory on the host (fp64, fp32);
+a read-only float64 copy on a GPU engine or in fp128. Assign to write on any engine.)";
+
+}  // namespace orrery::python

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include "orrery/jobs/sim_setup.hpp"
+
+#include "orrery/core/error.hpp"
+#include "orrery/core/float128.hpp"
+#include "orrery/integrate/integrator_registry.hpp"
+#include "orrery/jobs/compute_fields.hpp"
+#include "orrery/jobs/engine_fields.hpp"
+#include "orrery/nbody/engines.hpp"
+
+namespace orrery {
+
+void check_simulation_choices(const SimJob& job) {
+  check_precision(*find_field(sim_job_fields(), "precision"), job.precision);
+  check_engine_choice(job);
+}
+
+SimJob resolved_simulation_choices(const SimJob& job, double softening) {
+  find_integrator(job.integrator);
+  try {  // a tolerance only for a method that can control its step, block-step options in range
+    make_array_stepper<double>(job.integrator, job.tolerance,
+                               block_step_options_of(job, softening));
+  } catch (const ParameterError& e) {
+    throw e.renamed("--" + e.parameter());
+  }
+  if (job.precision == Precision::fp32) {
+    try {  // not every method runs in fp32
+      make_array_stepper<float>(job.integrator, job.tolerance);
+    } catch (const ParameterError& e) {
+      throw e.renamed("--" + e.parameter());
+    }
+  }
+  SimJob resolved = job;
+  try {
+    resolved.cpu_kernel = resolve_cpu_kernel(job.cpu_kernel);
+  } catch (const ParameterError& e) {
+    throw e.renamed("--cpu-kernel");
+  }
+  return resolved;
+}
+
+template <class Real>
+Simulation<Real> make_simulation(const SimJob& job, Particles<Real> particles, double g,
+                                 double softening, SimClock clock) {
+  const EngineOptions eo = engine_options_of(job, g, softening);
+  return Simulation<Real>(std::move(particles), make_force_engine<Real>(job.engine, eo),
+                          make_array_stepper<Real>(job.integrator, job.tolerance,
+                                                   block_step_options_of(job, softening)),
+                          clock);
+}
+
+template <class Real>
+Simulation<Real> make_simulation(const SimJob& job, const SimStart& start) {
+  SimClock clock;
+  clock.t = start.start_time;
+  clock.dt = start.dt;
+  return make_simulation(job, convert_particles<Real>(start.ic.particles), start.ic.g,
+                         start.ic.softening, clock);
+}
+
+template Simulation<float> make_simulation<float>(const SimJob&, const SimStart&);
+template Simulation<double> make_simulation<double>(const SimJob&, const SimStart&);
+template Simulation<float128> make_simulation<float128>(const SimJob&, const SimStart&);
+template Simulation<float> make_simulation(const SimJob&, Particles<float>, double, double,
+                                           SimClock);
+template Simulation<double> make_simulation(const SimJob&, Particles<double>, double, double,
+                                            SimClock);
+template Simulation<float128> make_simulation(const SimJob&, Particles<float128>, double, double,
+                                              SimClock);
+
+}  // namespace orrery
