@@ -73,7 +73,12 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& i
 
   SimOutcome outcome;
   while (!schedule.finished(sim.clock())) {
-    const StepMove move = step_on_schedule(sim, schedule);
+    StepMove move;
+    try {
+      move = step_on_schedule(sim, schedule);
+    } catch (const RunError& e) {
+      throw RunError(fmt::format("{}; the last checkpoint is intact", e.what()));
+    }
     if (auto bad = sim.first_nonfinite()) {
       writer.drain();  // what was good is on disk before the run names it
       std::string last = "none";

@@ -20,8 +20,6 @@ namespace orrery {
 namespace {
 
 constexpr double kDriftInterval = 1.0;
-// Rejections in a row after which the session stops, as `orrery sim`'s run loop does.
-constexpr int kMaxRejectionsInARow = 64;
 
 using Clock = std::chrono::steady_clock;
 
@@ -44,19 +42,11 @@ class LiveSource final : public FrameSource {
   void advance(std::int64_t moves) override {
     const auto t0 = Clock::now();
     std::int64_t taken = 0;
-    int rejected = 0;
-    while (taken < moves && !at_end()) {
-      const SimClock& c = sim_.clock();
-      const double left = c.remaining(t_end_);
-      const StepReport<Real> report =
-          left <= c.dt * (1 + 1e-12) ? sim_.step_onto(t_end_, left) : sim_.step(c.dt);
-      if (!report.accepted) {
-        if (++rejected == kMaxRejectionsInARow)
-          throw RunError(fmt::format("the integrator rejected {} steps in a row at t = {}",
-                                     rejected, sim_.clock().time()));
-        continue;
-      }
-      rejected = 0;
+    // The run loop's steps: the same rejections tried again, the same refusal of a step size
+    // that collapses, the last step landing on t_end.
+    const StepSchedule schedule = StepSchedule::to(t_end_, sim_.clock());
+    while (taken < moves && !schedule.finished(sim_.clock())) {
+      step_on_schedule(sim_, schedule);
       ++taken;
     }
     if (auto bad = sim_.first_nonfinite()) throw RunError(where_nonfinite(*bad, sim_.clock()));
@@ -78,7 +68,9 @@ class LiveSource final : public FrameSource {
     out.at_end = at_end();
   }
 
-  bool at_end() const override { return sim_.clock().remaining(t_end_) <= 1e-12 * std::abs(t_end_); }
+  bool at_end() const override {
+    return StepSchedule::to(t_end_, sim_.clock()).finished(sim_.clock());
+  }
 
  private:
   static std::int64_t scene_n(const InitialConditions& ic) {

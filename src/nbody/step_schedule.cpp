@@ -86,7 +86,7 @@ StepMove step_on_schedule(Simulation<Real>& sim, const StepSchedule& s) {
                                  "run's time scale): the integrator cannot follow the motion "
                                  "here — a close encounter (softening helps), or a --tolerance "
                                  "below what rounding lets its error estimate reach (a looser "
-                                 "one helps); the last checkpoint is intact",
+                                 "one helps)",
                                  sim.clock().dt, sim.clock().time(), kSmallestStep));
     if (report.accepted) return move;
     if (++rejected == kMaxRejectionsInARow)
