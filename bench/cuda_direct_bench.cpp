@@ -17,6 +17,7 @@
 namespace orrery::bench {
 namespace {
 
+// Args: N, and targets per CUDA thread (0: the engine's default).
 template <class Real>
 void cuda_direct(benchmark::State& state) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
@@ -27,6 +28,7 @@ void cuda_direct(benchmark::State& state) {
   EngineOptions o{.g = 1.0, .softening = 0.01};
   o.backend = Backend::cuda;
   o.devices = {0};
+  o.targets_per_thread = static_cast<int>(state.range(1));
   auto e = make_force_engine<Real>("direct", o);
   auto xd = e->device().allocate(3 * n), ad = e->device().allocate(3 * n);
   e->device().copy_to_device(x, xd);
@@ -51,10 +53,18 @@ void register_rows() {
   for (const std::int64_t n : {1024, 4096, 16384, 65536, 262144, 1048576}) {
     const int iterations = n >= 262144 ? 5 : 50;
     benchmark::RegisterBenchmark("direct/cuda/fp32", cuda_direct<float>)
-        ->Arg(n)->Iterations(iterations)->Unit(benchmark::kMillisecond)->UseRealTime();
+        ->Args({n, 0})->Iterations(iterations)->Unit(benchmark::kMillisecond)->UseRealTime();
     benchmark::RegisterBenchmark("direct/cuda/fp64", cuda_direct<double>)
-        ->Arg(n)->Iterations(n >= 1048576 ? 2 : iterations)->Unit(benchmark::kMillisecond)->UseRealTime();
+        ->Args({n, 0})->Iterations(n >= 1048576 ? 2 : iterations)->Unit(benchmark::kMillisecond)->UseRealTime();
   }
+  // The kernel's variants, for the default's choice: direct_tune/cuda/PRECISION/N/TARGETS.
+  for (const std::int64_t n : {16384, 65536, 262144})
+    for (const std::int64_t targets : {2, 4, 8}) {
+      benchmark::RegisterBenchmark("direct_tune/cuda/fp32", cuda_direct<float>)
+          ->Args({n, targets})->Iterations(n > 16384 ? 10 : 50)->Unit(benchmark::kMillisecond)->UseRealTime();
+      benchmark::RegisterBenchmark("direct_tune/cuda/fp64", cuda_direct<double>)
+          ->Args({n, targets})->Iterations(n > 16384 ? 5 : 50)->Unit(benchmark::kMillisecond)->UseRealTime();
+    }
 }
 
 const bool registered = (register_rows(), true);

@@ -4,7 +4,8 @@
 # passage and merger, a snapshot every 200 steps; then the time per step, the energy drift and
 # the distance between the two central bodies over time, read from the run. By default fp32 in
 # the scene's N-body units (units=nbody: in SI, r² reaches 10⁴², past the largest fp32 number);
-# PRECISION=fp64 UNITS=si runs the course's own units. Outputs in $OUT (default ./gpu-out).
+# PRECISION=fp64 UNITS=si runs the course's own units; RENDER=1 also renders its frames.
+# Outputs in $OUT (default ./gpu-out).
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -56,3 +57,17 @@ python3 -c "
 import h5py; f=h5py.File('/tmp/collision/run.h5','r'); print({k: (f.attrs[k] if not hasattr(f.attrs[k],'decode') else f.attrs[k]) for k in f.attrs.keys()})" 2>&1 | head -5
 cp /tmp/collision/run.h5 "$OUT/" 2>/dev/null
 ls /tmp/collision | head -3; du -sh /tmp/collision
+# The frames of docs/collision.md: one per snapshot, coloured by galaxy; the GPU machine has no
+# ffmpeg, so they come back as PNG in tar parts of 15 MB (the device returns files of ≤ 16 MiB)
+# and are encoded where ffmpeg is: cat frames.tar.* | tar -x; ffmpeg (the command render prints).
+if [ -n "${RENDER:-}" ]; then
+  rm -rf /tmp/frames
+  /usr/bin/time -f "render: wall %e s" $O render /tmp/collision --frames-dir /tmp/frames \
+    --color-by group --width 1280 --height 720 --fps 15 --out /tmp/collision.mp4 2>&1 | tail -3
+  du -sh /tmp/frames
+  # Three parts at most come back beside the logs: beyond 45 MB, every second frame.
+  (cd /tmp && if [ "$(du -sm frames | cut -f1)" -gt 45 ]; then ls frames/*[02468].png; else ls frames/*; fi \
+     | tar -cf - -T - | split -b 15M - "$OUT/frames.tar.")
+  rm -f "$OUT/cmake.log"
+  ls -la "$OUT"
+fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The limit of the CUDA direct kernel from its own instructions (cuobjdump -sass of
 direct_cuda_kernel.cu.o): for each direct_tiles instantiation without potentials or own
-softening, the shortest loop holding at least 8 reciprocal square roots (the unrolled sweep of a
+softening (each precision and number of targets per thread), the shortest loop holding at least 8 reciprocal square roots (the unrolled sweep of a
 full tile) is found; its instructions per interaction, by pipe, give the cycles one warp scheduler spends per
 32 interactions: issue (every instruction, one per cycle), fp64 (D* opcodes, two cycles each on a
 scheduler's 16 fp64 lanes) and MUFU (eight cycles each on its 4 lanes). The limit is
@@ -17,7 +17,7 @@ sms, clock = int(sys.argv[2]), float(sys.argv[3])
 line_re = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z0-9_.]+)([^;]*);")
 for fn in re.split(r"\n\s*Function : ", text)[1:]:
     name = fn.split("\n", 1)[0].strip()
-    m = re.search(r"direct_tiles(If|Id)Lb0ELb0E", name)
+    m = re.search(r"direct_tiles(If|Id)Li(\d+)ELb0ELb0E", name)
     if not m:
         continue
     precision = "fp32" if m.group(1) == "If" else "fp64"
@@ -41,6 +41,7 @@ for fn in re.split(r"\n\s*Function : ", text)[1:]:
     fp64 = 2 * sum(1 for o in body if re.match(r"D(FMA|ADD|MUL|SETP|MNMX)", o)) / rsq
     mufu = 8 * sum(1 for o in body if o.startswith("MUFU")) / rsq
     limit = sms * 4 * clock * 32 / max(issue, fp64, mufu)
-    print(json.dumps({"precision": precision, "instructions_per_interaction": round(issue, 2),
+    print(json.dumps({"precision": precision, "targets_per_thread": int(m.group(2)),
+                      "instructions_per_interaction": round(issue, 2),
                       "fp64_cycles": round(fp64, 2), "mufu_cycles": round(mufu, 2),
                       "limit_interactions_per_second": limit}))

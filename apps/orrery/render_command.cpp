@@ -31,7 +31,7 @@ class RenderCommand final : public Command {
     params_.apply(job);
     job.run = run_;
     const RenderOutcome r = run_render_job(job);
-    if (!r.note.empty()) std::fprintf(stderr, "orrery render: note: %s\n", r.note.c_str());
+    for (const auto& note : r.notes) std::fprintf(stderr, "orrery render: note: %s\n", note.c_str());
     fmt::print("orrery render: {} frames, drawn at {:.1f} frames/s\n", r.frames,
                r.draw_seconds > 0 ? r.frames / r.draw_seconds : 0.0);
     if (!r.movie.empty()) fmt::print("  written: {}\n", r.movie);

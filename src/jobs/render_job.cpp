@@ -58,7 +58,6 @@ const std::vector<ParamField<RenderJob>>& render_job_fields() {
 }
 
 RenderOutcome run_render_job(const RenderJob& job) {
-  require_text_drawing();
   const RunFacts facts = read_run_facts(job.run);
   for (auto [name, v] : {std::pair{"--width", job.width}, std::pair{"--height", job.height}})
     if (v % 2 != 0)
@@ -79,8 +78,13 @@ RenderOutcome run_render_job(const RenderJob& job) {
   fs::path frames_dir = job.frames_dir;
   if (ffmpeg.empty()) {
     if (frames_dir.empty()) frames_dir = out.parent_path() / (out.stem().string() + "_frames");
-    outcome.note = no_ffmpeg_note(frames_dir, out, static_cast<int>(job.fps));
+    outcome.notes.push_back(no_ffmpeg_note(frames_dir, out, static_cast<int>(job.fps)));
   }
+  // A machine without Cairo (a GPU node, often) still gets its pictures, without the words.
+  if (!can_draw_text())
+    outcome.notes.push_back(
+        "this orrery was built without Cairo: the frames have no time and no scale bar (install "
+        "libcairo2-dev, as scripts/setup does, and build again for them)");
   if (!frames_dir.empty()) {
     fs::create_directories(frames_dir, ec);
     if (!fs::is_directory(frames_dir, ec))
@@ -113,12 +117,14 @@ RenderOutcome run_render_job(const RenderJob& job) {
     buffer.splat(camera, p.x, p.y, p.z, colours);
     if (k == 0) saturation = std::max(kLeastSaturation, buffer.brightest());
     buffer.tone_map(kKnee, saturation, frame);
-    const ShownUnit tu = shown_time_unit(facts.units, std::abs(facts.t_end));
-    const ShownUnit lu = shown_length_unit(facts.units, look.extent / 5);
-    draw_frame_overlay(frame,
-                       fmt::format("t = {:.4g}{}{}    N = {}", s.time / tu.size,
-                                   tu.name.empty() ? "" : " ", tu.name, p.size()),
-                       w / camera.width, lu);
+    if (can_draw_text()) {
+      const ShownUnit tu = shown_time_unit(facts.units, std::abs(facts.t_end));
+      const ShownUnit lu = shown_length_unit(facts.units, look.extent / 5);
+      draw_frame_overlay(frame,
+                         fmt::format("t = {:.4g}{}{}    N = {}", s.time / tu.size,
+                                     tu.name.empty() ? "" : " ", tu.name, p.size()),
+                         w / camera.width, lu);
+    }
     outcome.draw_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!frames_dir.empty())

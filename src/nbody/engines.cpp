@@ -40,6 +40,10 @@ void check_options(const EngineOptions& o) {
     throw ParameterError("group-size", fmt::format("{}", o.group_size),
                          fmt::format("1 to {} targets per group (0: the default)",
                                      kMaxLeafOrGroup));
+  if (o.targets_per_thread != 0 && o.targets_per_thread != 2 && o.targets_per_thread != 4 &&
+      o.targets_per_thread != 8)
+    throw ParameterError("targets-per-thread", fmt::format("{}", o.targets_per_thread),
+                         "2, 4 or 8 targets per CUDA thread (0: the default)");
 }
 
 }  // namespace

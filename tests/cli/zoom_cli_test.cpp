@@ -2,10 +2,14 @@
 // `orrery zoom` as a user sees it: four frames make an MP4 of four frames (ffprobe's count); a
 // zoom killed with SIGKILL between frames leaves only whole frame files and, run again, ends
 // with the frames of an uninterrupted zoom; Ctrl-C stops it after a frame; without ffmpeg the
-// frames are written and the encoding command is given; bad values are refused before any file.
+// frames are written and the encoding command is given; bad values are refused before any file;
+// on a GPU every frame has the CPU's counts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "ffprobe_frames.hpp"
+#include "orrery/device/cuda_presence.hpp"
 #include "orrery/io/divergence_map_file.hpp"
 #include "orrery/io/png_file.hpp"
 #include "run_cli.hpp"
@@ -91,6 +95,18 @@ TEST(ZoomCli, AKilledZoomResumesToTheFramesOfAnUninterruptedOne) {
     EXPECT_EQ(name.find(".tmp-"), std::string::npos) << name << " left behind";
   if (!test::have_ffprobe()) GTEST_SKIP() << "no ffprobe here";
   EXPECT_EQ(test::ffprobe_frames(dir / "killed.mp4"), "h264,16,16,6\n");
+}
+
+TEST(ZoomCli, OnTheGpuEveryFrameHasTheCpuCounts) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  test::TempDir dir;
+  auto gpu = zoom_args("gpu", "4", "2000");
+  *(std::find(gpu.begin(), gpu.end(), "--backend") + 1) = "cuda";
+  const auto on_gpu = run_cli(gpu, dir.path());
+  ASSERT_EQ(on_gpu.status, 0) << on_gpu.err;
+  const auto on_cpu = run_cli(zoom_args("cpu", "4", "2000"), dir.path());
+  ASSERT_EQ(on_cpu.status, 0) << on_cpu.err;
+  expect_same_frames(dir / "cpu", dir / "gpu", 4);
 }
 
 TEST(ZoomCli, CtrlCStopsAfterTheFrameBeingComputed) {

@@ -137,7 +137,9 @@ void expect_error_follows_tolerance(std::initializer_list<double> tolerances, co
     const Controlled o = one_period<Real>(tolerance);
     std::printf("%s tol %.0e: error %.2e, %d steps (%d rejected), columns %d..%d\n", what,
                 tolerance, o.error, o.accepted, o.rejected, o.least_columns, o.most_columns);
-    if (previous > 0) EXPECT_LT(o.error, previous / kLeastGainPerHundredfold) << tolerance;
+    if (previous > 0) {
+      EXPECT_LT(o.error, previous / kLeastGainPerHundredfold) << tolerance;
+    }
     previous = o.error;
     EXPECT_LT(o.error, kMostErrorPerTolerance * tolerance) << what << " " << tolerance;
   }

@@ -79,11 +79,13 @@ TEST(CudaArrayDevice, CombineHasTheBitsOfTheCpu) {
 
 // Relative error of |a| for `targets` sampled bodies against a long-double sum.
 template <class Real>
-double worst_error(std::size_t n, std::vector<int> devices, double softening) {
+double worst_error(std::size_t n, std::vector<int> devices, double softening,
+                   int targets_per_thread = 0) {
   const auto x = random_values(3 * n, 11, -1, 1), m = random_values(n, 12, 0.5, 1.5);
   EngineOptions o{.g = 1.0, .softening = softening};
   o.backend = Backend::cuda;
   o.devices = std::move(devices);
+  o.targets_per_thread = targets_per_thread;
   auto e = make_force_engine<Real>("direct", o);
   std::vector<Real> xr(x.begin(), x.end()), mr(m.begin(), m.end()), a(3 * n);
   auto xd = e->device().allocate(3 * n), ad = e->device().allocate(3 * n);
@@ -112,14 +114,17 @@ double worst_error(std::size_t n, std::vector<int> devices, double softening) {
 TEST(CudaDirectEngine, SplitAndUnsplitSumsMatchALongDoubleSum) {
   ORRERY_NEEDS_GPU(1);
   // 1–3 bodies, a tile's edge, a few tiles split into slices, and enough to fill the GPU
-  // without splitting; with and without softening.
+  // without splitting; with and without softening; each kernel variant (targets per thread).
   for (std::size_t n : {1, 2, 3, 255, 257, 5000, 300000})
-    for (double eps : {0.0, 0.05}) {
-      if (n == 1) continue;  // no pair: checked in the engine suite
-      SCOPED_TRACE(testing::Message() << "N = " << n << ", eps = " << eps);
-      EXPECT_LT(worst_error<double>(n, {}, eps), kFp64Bound);
-      EXPECT_LT(worst_error<float>(n, {}, eps), n > kLargeN ? kFp32LargeNBound : kFp32Bound);
-    }
+    for (double eps : {0.0, 0.05})
+      for (int tpt : {2, 4, 8}) {
+        if (n == 1) continue;  // no pair: checked in the engine suite
+        SCOPED_TRACE(testing::Message() << "N = " << n << ", eps = " << eps << ", " << tpt
+                                        << " targets per thread");
+        EXPECT_LT(worst_error<double>(n, {}, eps, tpt), kFp64Bound);
+        EXPECT_LT(worst_error<float>(n, {}, eps, tpt),
+                  n > kLargeN ? kFp32LargeNBound : kFp32Bound);
+      }
 }
 
 TEST(CudaDirectEngine, SeveralDevicesShareTheTargets) {

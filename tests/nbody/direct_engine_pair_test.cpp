@@ -140,6 +140,23 @@ TEST(DirectEngine, RefusesUnknownKernel) {
   EXPECT_EQ(supported_cpu_kernel_names().back(), "generic");
 }
 
+TEST(DirectEngine, RefusesTargetsPerThreadOtherThanTwoFourOrEight) {
+  EngineOptions options;
+  for (int t : {-1, 1, 3, 16}) {
+    options.targets_per_thread = t;
+    try {
+      make_force_engine<double>("direct", options);
+      ADD_FAILURE() << t << " targets per thread accepted";
+    } catch (const ParameterError& e) {
+      EXPECT_NE(std::string(e.what()).find("2, 4 or 8"), std::string::npos) << e.what();
+    }
+  }
+  for (int t : {0, 2, 4, 8}) {
+    options.targets_per_thread = t;
+    EXPECT_NO_THROW(make_force_engine<double>("direct", options));
+  }
+}
+
 TEST(DirectEngine, EmptySystem) {
   const System sys;
   const Result<double> r = run_direct<double>(sys, "", 2);

@@ -38,7 +38,7 @@ struct RenderOutcome {
   std::int64_t frames = 0;
   std::string movie;          // "" where no MP4 was made
   std::string frames_dir;     // "" where no frames were written
-  std::string note;           // why there is no MP4 and how to make one
+  std::vector<std::string> notes;  // why there is no MP4 or overlay, and how to have them
   double draw_seconds = 0;    // splatting, brightness and overlay, all frames
 };
 

@@ -44,6 +44,9 @@ struct EngineOptions {
   // Bodies per leaf cell and targets per walking group; 0: the engine's measured defaults.
   int leaf_size = 0;
   int group_size = 0;
+
+  // CUDA direct: targets each thread sums, 2, 4 or 8 (0: the measured default of the precision).
+  int targets_per_thread = 0;
 };
 
 // Where `options.backend` (auto included) puts an engine for particles of type Real: cpu or cuda,

@@ -89,7 +89,7 @@ void DirectCudaEngine<Real>::set_bodies(std::span<const Real> mass, std::span<co
     s->x.reserve(3 * n_);
     const std::size_t m = s->end - s->begin;
     s->results.reserve(4 * m);
-    const int slices = direct_slices(m, n_, s->sms);
+    const int slices = direct_slices(m, n_, s->sms, targets_per_thread());
     s->partial.reserve(slices > 1 ? 4 * m * static_cast<std::size_t>(slices) : 1);
   }
   ORRERY_CUDA_CHECK(cudaSetDevice(devices_.front()), "selecting the engine's first device");
@@ -128,7 +128,8 @@ void DirectCudaEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real
     } else {
       p.ax = r, p.ay = r + m, p.az = r + 2 * m, p.phi = phi ? r + 3 * m : nullptr;
     }
-    p.slices = direct_slices(m, n_, s.sms);
+    p.targets_per_thread = targets_per_thread();
+    p.slices = direct_slices(m, n_, s.sms, p.targets_per_thread);
     p.partial = s.partial.get();
     launch_direct_pass(p, s.stream);
     if (k > 0)

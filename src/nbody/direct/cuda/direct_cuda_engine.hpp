@@ -10,6 +10,7 @@
 
 #include "device/cuda/cuda_array_device.hpp"
 #include "device/cuda/memory.hpp"
+#include "nbody/direct/cuda/direct_cuda_launch.hpp"
 #include "orrery/nbody/engines.hpp"
 
 namespace orrery::cuda {
@@ -40,6 +41,10 @@ class DirectCudaEngine final : public ForceEngine<Real> {
     DeviceArray<Real> x, mass, half_eps2, results, partial;
   };
   void evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi);
+  int targets_per_thread() const {
+    return options_.targets_per_thread ? options_.targets_per_thread
+                                       : default_targets_per_thread(n_);
+  }
 
   EngineOptions options_;
   std::vector<int> devices_;

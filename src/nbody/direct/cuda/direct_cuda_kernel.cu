@@ -2,14 +2,17 @@
 // Direct gravity on CUDA, the tiled all-pairs scheme of L. Nyland, M. Harris & J. Prins, "Fast
 // N-Body Simulation with CUDA", GPU Gems 3, ch. 31 (2007):
 //   a_i = G Σ_{j≠i} m_j d / (|d|² + ε_ij²)^{3/2},   φ_i = −G Σ_{j≠i} m_j / (|d|² + ε_ij²)^{1/2},
-//   d = x_j − x_i. Two targets per thread; a block stages a tile of sources in shared memory and
-// every thread sweeps it for two targets. When the targets alone do not fill the GPU, the sources are split
+//   d = x_j − x_i. A block stages a tile of sources in shared memory and every thread sweeps it
+// for several targets (2, 4 or 8: DirectPass::targets_per_thread). When the targets alone do not fill the GPU, the sources are split
 // into slices (blockIdx.y), each summed by its own blocks into a partial sum, and the partials
 // are added in slice order afterwards: the same bits for a given slice count.
 // 1/r and 1/r³: the hardware's estimates, refined in fp64 (physics/inverse_sqrt.hpp); a pass
 // without potentials needs only 1/r³, the cheaper of the two. A target's own term is skipped
 // in the one tile that can hold it.
 #include <cuda_runtime.h>
+
+#include <algorithm>
+#include <stdexcept>
 
 #include "device/cuda/cuda_check.hpp"
 #include "nbody/direct/cuda/direct_cuda_launch.hpp"
@@ -52,19 +55,21 @@ __device__ __forceinline__ void add_source(Target<Real>& t, const Source<Real>& 
   t.az = fma(f, dz, t.az);
 }
 
-// Each thread sums kTargetsPerThread targets (thread t: targets t and t + kDirectThreads of
-// the block's tile): every source read from shared memory serves both, and the two independent
+// Each thread sums Targets targets (thread t: targets t, t + Threads, t + 2 Threads, ... of the
+// block's tile): every source read from shared memory serves them all, and their independent
 // chains hide each other's latency.
-template <class Real, bool OwnSoftening, bool Potentials>
-__global__ void __launch_bounds__(kDirectThreads)
+template <class Real, int Targets, bool OwnSoftening, bool Potentials>
+__global__ void __launch_bounds__(kDirectTile / Targets)
     direct_tiles(DirectPass<Real> p, std::size_t slice_len) {
+  constexpr int Threads = kDirectTile / Targets;
   __shared__ Source<Real> tile[kDirectTile];
   __shared__ Real sh[OwnSoftening ? kDirectTile : 1];
   const std::size_t first = p.begin + std::size_t(blockIdx.x) * kDirectTile;
-  Target<Real> t[kTargetsPerThread];
-  std::size_t index[kTargetsPerThread];
-  for (int q = 0; q < kTargetsPerThread; ++q) {
-    index[q] = first + threadIdx.x + q * kDirectThreads;
+  Target<Real> t[Targets];
+  std::size_t index[Targets];
+#pragma unroll
+  for (int q = 0; q < Targets; ++q) {
+    index[q] = first + threadIdx.x + q * Threads;
     const std::size_t ic = index[q] < p.end ? index[q] : p.end - 1;
     t[q].x = p.x[ic], t[q].y = p.y[ic], t[q].z = p.z[ic];
     t[q].h = OwnSoftening ? p.half_eps2[ic] : Real(0);
@@ -73,7 +78,7 @@ __global__ void __launch_bounds__(kDirectThreads)
   const std::size_t s1 = s0 + slice_len < p.n ? s0 + slice_len : p.n;
   for (std::size_t base = s0; base < s1; base += kDirectTile) {
     __syncthreads();
-    for (int l = threadIdx.x; l < kDirectTile; l += kDirectThreads) {
+    for (int l = threadIdx.x; l < kDirectTile; l += Threads) {
       const std::size_t j = base + l;
       if (j < s1) {
         tile[l] = Source<Real>{p.x[j], p.y[j], p.z[j], p.mass[j]};
@@ -86,15 +91,16 @@ __global__ void __launch_bounds__(kDirectThreads)
       const Source<Real> s = tile[k];
       const Real h = OwnSoftening ? sh[k] : Real(0);
 #pragma unroll
-      for (int q = 0; q < kTargetsPerThread; ++q)
+      for (int q = 0; q < Targets; ++q)
         add_source<Real, OwnSoftening, Potentials>(t[q], s, h, p.global_eps2);
     };
     if (base == first) {  // the only tile that can hold the block's own targets
       for (int k = 0; k < count; ++k) {
         const Source<Real> s = tile[k];
         const Real h = OwnSoftening ? sh[k] : Real(0);
-        for (int q = 0; q < kTargetsPerThread; ++q)
-          if (k != int(threadIdx.x) + q * kDirectThreads)
+#pragma unroll
+        for (int q = 0; q < Targets; ++q)
+          if (k != int(threadIdx.x) + q * Threads)
             add_source<Real, OwnSoftening, Potentials>(t[q], s, h, p.global_eps2);
       }
     } else if (count == kDirectTile) {
@@ -105,7 +111,8 @@ __global__ void __launch_bounds__(kDirectThreads)
     }
   }
   const std::size_t m = p.end - p.begin;
-  for (int q = 0; q < kTargetsPerThread; ++q) {
+#pragma unroll
+  for (int q = 0; q < Targets; ++q) {
     if (index[q] >= p.end) continue;
     const std::size_t o = index[q] - p.begin;
     if (p.slices == 1) {
@@ -133,13 +140,13 @@ __global__ void add_slices(DirectPass<Real> p) {
   }
 }
 
-template <class Real, bool OwnSoftening, bool Potentials>
+template <class Real, int Targets, bool OwnSoftening, bool Potentials>
 void launch(const DirectPass<Real>& p, cudaStream_t stream) {
   const std::size_t targets = p.end - p.begin;
   const std::size_t tiles = (p.n + kDirectTile - 1) / kDirectTile;
   const std::size_t slice_tiles = (tiles + p.slices - 1) / p.slices;
   const dim3 grid(unsigned((targets + kDirectTile - 1) / kDirectTile), unsigned(p.slices));
-  direct_tiles<Real, OwnSoftening, Potentials><<<grid, kDirectThreads, 0, stream>>>(
+  direct_tiles<Real, Targets, OwnSoftening, Potentials><<<grid, kDirectTile / Targets, 0, stream>>>(
       p, slice_tiles * kDirectTile);
   ORRERY_CUDA_CHECK(cudaGetLastError(), "launching the direct gravity kernel");
   if (p.slices > 1) {
@@ -148,11 +155,20 @@ void launch(const DirectPass<Real>& p, cudaStream_t stream) {
   }
 }
 
+template <class Real, int Targets>
+void launch_variant(const DirectPass<Real>& p, bool own, bool pot, cudaStream_t stream) {
+  if (own && pot) launch<Real, Targets, true, true>(p, stream);
+  else if (own) launch<Real, Targets, true, false>(p, stream);
+  else if (pot) launch<Real, Targets, false, true>(p, stream);
+  else launch<Real, Targets, false, false>(p, stream);
+}
+
 }  // namespace
 
-int direct_slices(std::size_t targets, std::size_t n, int sms) {
-  // Sixteen blocks of 128 threads per multiprocessor: its 2048 threads, and the tail hidden.
-  const std::size_t wanted = std::size_t(sms) * 16;
+int direct_slices(std::size_t targets, std::size_t n, int sms, int targets_per_thread) {
+  // Blocks for the multiprocessor's 2048 threads (at most 32 resident blocks), the tail hidden.
+  const int threads = kDirectTile / targets_per_thread;
+  const std::size_t wanted = std::size_t(sms) * std::size_t(std::min(32, 2048 / threads));
   const std::size_t blocks = (targets + kDirectTile - 1) / kDirectTile;
   const std::size_t tiles = (n + kDirectTile - 1) / kDirectTile;
   if (blocks == 0 || tiles == 0) return 1;
@@ -165,10 +181,12 @@ template <class Real>
 void launch_direct_pass(const DirectPass<Real>& p, cudaStream_t stream) {
   if (p.end <= p.begin) return;
   const bool own = p.half_eps2 != nullptr, pot = p.phi != nullptr;
-  if (own && pot) launch<Real, true, true>(p, stream);
-  else if (own) launch<Real, true, false>(p, stream);
-  else if (pot) launch<Real, false, true>(p, stream);
-  else launch<Real, false, false>(p, stream);
+  switch (p.targets_per_thread) {
+    case 2: return launch_variant<Real, 2>(p, own, pot, stream);
+    case 4: return launch_variant<Real, 4>(p, own, pot, stream);
+    case 8: return launch_variant<Real, 8>(p, own, pot, stream);
+  }
+  throw std::logic_error("direct gravity kernel: targets per thread not 2, 4 or 8");
 }
 
 template void launch_direct_pass<float>(const DirectPass<float>&, cudaStream_t);

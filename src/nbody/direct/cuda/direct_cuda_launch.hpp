@@ -9,9 +9,15 @@
 
 namespace orrery::cuda {
 
-inline constexpr int kDirectTile = 256;       // targets per block = sources per shared-memory tile
-inline constexpr int kTargetsPerThread = 2;
-inline constexpr int kDirectThreads = kDirectTile / kTargetsPerThread;
+inline constexpr int kDirectTile = 256;  // targets per block = sources per shared-memory tile
+
+// Targets each thread sums (a block has kDirectTile / that threads): 2, 4 or 8. The default is
+// the fastest measured on an H100 in both precisions (bench/README.md, "Direct gravity on
+// CUDA", the direct_tune rows): 8 from 65 536 bodies, where eight chains per thread hide fp64's
+// latency best (0.92 against 0.87·10¹² interactions/s with 2); 2 below, where the blocks of 32
+// threads that 8 makes leave too few threads per source tile (16 384 bodies: 1.50 against
+// 1.20·10¹² fp32).
+inline constexpr int default_targets_per_thread(std::size_t n) { return n >= 65536 ? 8 : 2; }
 
 // One device's share of an evaluation: targets [begin, end) of n bodies against all sources.
 template <class Real>
@@ -24,13 +30,15 @@ struct DirectPass {
   Real *ax, *ay, *az, *phi;      // results for targets [begin, end), indexed from begin; phi may be null
   Real* partial;                 // 4·slices·(end − begin) values when slices > 1
   int slices;                    // source slices, each summed by its own blocks
+  int targets_per_thread;        // 2, 4 or 8
 };
 
 // Enqueues the pass on `stream` (the device current).
 template <class Real>
 void launch_direct_pass(const DirectPass<Real>& pass, cudaStream_t stream);
 
-// Source slices that fill a device of `sms` multiprocessors for `targets` targets of n sources.
-int direct_slices(std::size_t targets, std::size_t n, int sms);
+// Source slices that fill a device of `sms` multiprocessors for `targets` targets of n sources
+// when each thread sums `targets_per_thread` of them.
+int direct_slices(std::size_t targets, std::size_t n, int sms, int targets_per_thread);
 
 }  // namespace orrery::cuda
