@@ -84,7 +84,7 @@ StepMove step_on_schedule(Simulation<Real>& sim, const StepSchedule& s) {
     if (sim.clock().dt < kSmallestStep * scale)
       throw RunError(fmt::format("the step size fell to {:.3g} at t = {} (below {:g} of the "
                                  "run's time scale): the integrator cannot follow the motion "
-                                 "here — a close encounter (softening helps), or a --tolerance "
+                                 "here — a close encounter (softening helps), or a tolerance "
                                  "below what rounding lets its error estimate reach (a looser "
                                  "one helps)",
                                  sim.clock().dt, sim.clock().time(), kSmallestStep));
