@@ -13,10 +13,9 @@ inline constexpr int kDirectTile = 256;  // targets per block = sources per shar
 
 // Targets each thread sums (a block has kDirectTile / that threads): 2, 4 or 8. The default is
 // the fastest measured on an H100 in both precisions (bench/README.md, "Direct gravity on
-// CUDA", the direct_tune rows): 8 from 65 536 bodies, where eight chains per thread hide fp64's
-// latency best (0.92 against 0.87·10¹² interactions/s with 2); 2 below, where the blocks of 32
-// threads that 8 makes leave too few threads per source tile (16 384 bodies: 1.50 against
-// 1.20·10¹² fp32).
+// CUDA", the direct_tune rows): 8 from 65 536 bodies, where eight independent chains per thread
+// hide fp64's latency best; 2 below, where the blocks of 32 threads that 8 makes leave too few
+// threads to share each tile of sources.
 inline constexpr int default_targets_per_thread(std::size_t n) { return n >= 65536 ? 8 : 2; }
 
 // One device's share of an evaluation: targets [begin, end) of n bodies against all sources.
