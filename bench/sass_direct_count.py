@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The limit of the CUDA direct kernel from its own instructions (cuobjdump -sass of
 direct_cuda_kernel.cu.o): for each direct_tiles instantiation without potentials or own
-softening (each precision and number of targets per thread), the shortest loop holding at least 8 reciprocal square roots (the unrolled sweep of a
-full tile) is found; its instructions per interaction, by pipe, give the cycles one warp scheduler spends per
-32 interactions: issue (every instruction, one per cycle), fp64 (D* opcodes, two cycles each on a
+softening (each precision and number of targets per thread), the shortest loop holding at least
+8 reciprocal square roots (the unrolled sweep of a full tile) is found; its instructions per
+interaction, by pipe, give the cycles one warp scheduler spends per 32 interactions: issue (every instruction, one per cycle), fp64 (D* opcodes, two cycles each on a
 scheduler's 16 fp64 lanes) and MUFU (eight cycles each on its 4 lanes). The limit is
   SMs x 4 schedulers x clock x 32 / max(issue, fp64, mufu) interactions/s.
-Usage: sass_direct_count.py FILE.sass SMS CLOCK_HZ   (prints one JSON line per precision)
+Usage: sass_direct_count.py FILE.sass SMS CLOCK_HZ   (one JSON line per precision and variant)
 """
 import json
 import re

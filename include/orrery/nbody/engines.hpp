@@ -45,7 +45,8 @@ struct EngineOptions {
   int leaf_size = 0;
   int group_size = 0;
 
-  // CUDA direct: targets each thread sums, 2, 4 or 8 (0: the measured default of the precision).
+  // CUDA direct: targets each thread sums, 2, 4 or 8 (0: the measured default for the number of
+  // bodies, direct_cuda_launch.hpp).
   int targets_per_thread = 0;
 };
 

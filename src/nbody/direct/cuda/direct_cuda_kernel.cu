@@ -3,9 +3,10 @@
 // N-Body Simulation with CUDA", GPU Gems 3, ch. 31 (2007):
 //   a_i = G Σ_{j≠i} m_j d / (|d|² + ε_ij²)^{3/2},   φ_i = −G Σ_{j≠i} m_j / (|d|² + ε_ij²)^{1/2},
 //   d = x_j − x_i. A block stages a tile of sources in shared memory and every thread sweeps it
-// for several targets (2, 4 or 8: DirectPass::targets_per_thread). When the targets alone do not fill the GPU, the sources are split
-// into slices (blockIdx.y), each summed by its own blocks into a partial sum, and the partials
-// are added in slice order afterwards: the same bits for a given slice count.
+// for several targets (2, 4 or 8: DirectPass::targets_per_thread). When the targets alone do not
+// fill the GPU, the sources are split into slices (blockIdx.y), each summed by its own blocks
+// into a partial sum, and the partials are added in slice order afterwards: the same bits for a
+// given slice count.
 // 1/r and 1/r³: the hardware's estimates, refined in fp64 (physics/inverse_sqrt.hpp); a pass
 // without potentials needs only 1/r³, the cheaper of the two. A target's own term is skipped
 // in the one tile that can hold it.
@@ -146,7 +147,8 @@ void launch(const DirectPass<Real>& p, cudaStream_t stream) {
   const std::size_t tiles = (p.n + kDirectTile - 1) / kDirectTile;
   const std::size_t slice_tiles = (tiles + p.slices - 1) / p.slices;
   const dim3 grid(unsigned((targets + kDirectTile - 1) / kDirectTile), unsigned(p.slices));
-  direct_tiles<Real, Targets, OwnSoftening, Potentials><<<grid, kDirectTile / Targets, 0, stream>>>(
+  constexpr int threads = kDirectTile / Targets;
+  direct_tiles<Real, Targets, OwnSoftening, Potentials><<<grid, threads, 0, stream>>>(
       p, slice_tiles * kDirectTile);
   ORRERY_CUDA_CHECK(cudaGetLastError(), "launching the direct gravity kernel");
   if (p.slices > 1) {
