@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/nbody/engines.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -40,8 +41,9 @@ void check_options(const EngineOptions& o) {
     throw ParameterError("group-size", fmt::format("{}", o.group_size),
                          fmt::format("1 to {} targets per group (0: the default)",
                                      kMaxLeafOrGroup));
-  if (o.targets_per_thread != 0 && o.targets_per_thread != 2 && o.targets_per_thread != 4 &&
-      o.targets_per_thread != 8)
+  if (o.targets_per_thread != 0 &&
+      std::ranges::find(kCudaDirectTargetsPerThread, o.targets_per_thread) ==
+          kCudaDirectTargetsPerThread.end())
     throw ParameterError("targets-per-thread", fmt::format("{}", o.targets_per_thread),
                          "2, 4 or 8 targets per CUDA thread (0: the default)");
 }

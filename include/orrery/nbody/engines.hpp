@@ -5,6 +5,7 @@
 // particles carry their own softening.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -45,10 +46,13 @@ struct EngineOptions {
   int leaf_size = 0;
   int group_size = 0;
 
-  // CUDA direct: targets each thread sums, 2, 4 or 8 (0: the measured default for the number of
-  // bodies, direct_cuda_launch.hpp).
+  // CUDA direct: targets each thread sums, one of kCudaDirectTargetsPerThread (0: the measured
+  // default for the number of bodies, direct_cuda_launch.hpp).
   int targets_per_thread = 0;
 };
+
+// The CUDA direct kernel's variants: targets per thread (EngineOptions::targets_per_thread).
+inline constexpr std::array<int, 3> kCudaDirectTargetsPerThread{2, 4, 8};
 
 // Where `options.backend` (auto included) puts an engine for particles of type Real: cpu or cuda,
 // and for auto why it chose the CPU ("" when it did not). Throws ParameterError for cuda in a

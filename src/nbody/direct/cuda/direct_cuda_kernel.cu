@@ -17,6 +17,7 @@
 
 #include "device/cuda/cuda_check.hpp"
 #include "nbody/direct/cuda/direct_cuda_launch.hpp"
+#include "orrery/nbody/engines.hpp"
 #include "orrery/physics/inverse_sqrt.hpp"
 
 namespace orrery::cuda {
@@ -183,6 +184,7 @@ template <class Real>
 void launch_direct_pass(const DirectPass<Real>& p, cudaStream_t stream) {
   if (p.end <= p.begin) return;
   const bool own = p.half_eps2 != nullptr, pot = p.phi != nullptr;
+  static_assert(kCudaDirectTargetsPerThread == std::array{2, 4, 8}, "a case for each variant");
   switch (p.targets_per_thread) {
     case 2: return launch_variant<Real, 2>(p, own, pot, stream);
     case 4: return launch_variant<Real, 4>(p, own, pot, stream);
