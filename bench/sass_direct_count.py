@@ -12,24 +12,17 @@ import json
 import re
 import sys
 
+from sass_loops import functions, loops
+
 text = open(sys.argv[1]).read()
 sms, clock = int(sys.argv[2]), float(sys.argv[3])
-line_re = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z0-9_.]+)([^;]*);")
-for fn in re.split(r"\n\s*Function : ", text)[1:]:
-    name = fn.split("\n", 1)[0].strip()
+for name, insts in functions(text):
     m = re.search(r"direct_tiles(If|Id)Li(\d+)ELb0ELb0E", name)
     if not m:
         continue
     precision = "fp32" if m.group(1) == "If" else "fp64"
-    insts = [(int(a, 16), op, args) for a, _, op, args in line_re.findall(fn)]
     best = None
-    for addr, op, args in insts:
-        if not op.startswith("BRA"):
-            continue
-        t = re.search(r"0x([0-9a-f]+)", args)
-        if not t or int(t.group(1), 16) > addr:
-            continue
-        body = [o for a, o, _ in insts if int(t.group(1), 16) <= a <= addr]
+    for body in loops(insts):
         rsq = sum(1 for o in body if o.startswith("MUFU.RSQ"))
         # The innermost loop of the unrolled sweep: the shortest that holds many interactions.
         if rsq >= 8 and (best is None or len(body) < len(best[1])):

@@ -3,7 +3,8 @@
 // evaluation of accelerations and potentials (tree build + walk + sums), the build and force
 // parts, and the accuracy of |a| against a direct sum in long double on 1000 random targets
 // (median and 99th percentile of the relative error). The direct engine on the same sphere gives
-// the speed-up. Rows: tree/<backend>/<precision>/<N>, direct/cpu/<precision>/<N>.
+// the speed-up. Rows: tree/<backend>/<precision>/<N>, direct/cpu/<precision>/<N>, and
+// tree_devices/cuda/fp32/<N>/0/0/<devices> for the tree on several GPUs of the host.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -74,7 +75,7 @@ std::pair<double, double> median_and_p99(const Sphere& s, const std::vector<Real
 
 template <class Real>
 void engine_row(benchmark::State& state, const std::string& engine, Backend backend,
-                bool potentials = true) {
+                bool potentials = true, bool devices_arg = false) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   const int leaf = state.range(1) > 0 ? static_cast<int>(state.range(1)) : 0;
   const int group = state.range(2) > 0 ? static_cast<int>(state.range(2)) : 0;
@@ -84,6 +85,13 @@ void engine_row(benchmark::State& state, const std::string& engine, Backend back
   o.theta = 0.5;
   o.leaf_size = leaf;
   o.group_size = group;
+  if (devices_arg) {  // the first range(3) devices; none named is every device
+    if (state.range(3) > cuda_device_count()) {
+      state.SkipWithError("fewer devices than the row asks");
+      return;
+    }
+    for (int d = 0; d < state.range(3); ++d) o.devices.push_back(d);
+  }
   auto e = make_force_engine<Real>(engine, o);
   std::vector<Real> x(s.x.begin(), s.x.end()), m(s.m.begin(), s.m.end()), a(3 * n);
   auto xd = e->device().allocate(3 * n), ad = e->device().allocate(3 * n),
@@ -152,6 +160,13 @@ void register_rows() {
   benchmark::RegisterBenchmark("tree_accelerations/cuda/fp32", [](benchmark::State& s) {
     engine_row<float>(s, "tree", Backend::cuda, false);
   })->Args({1000000, 0, 0})->Unit(benchmark::kMillisecond)->Iterations(20)->UseRealTime();
+  // The tree on 1, 2, 4, 8 devices of the host: tree_devices/cuda/fp32/N/0/0/DEVICES.
+  auto* devices = benchmark::RegisterBenchmark("tree_devices/cuda/fp32", [](benchmark::State& s) {
+    engine_row<float>(s, "tree", Backend::cuda, true, true);
+  });
+  for (const std::int64_t n : {1000000, 10000000})
+    for (const std::int64_t d : {1, 2, 4, 8}) devices->Args({n, 0, 0, d});
+  devices->Unit(benchmark::kMillisecond)->Iterations(20)->UseRealTime();
   for (const std::int64_t n : {100000, 1000000, 10000000}) {
       benchmark::RegisterBenchmark("tree/cuda/fp32",
                                    [](benchmark::State& s) { engine_row<float>(s, "tree", Backend::cuda); })

@@ -1,72 +1,243 @@
 // SPDX-License-Identifier: MIT
-// A one-off measurement behind docs/gravity-tree-cuda.md ("Speed"): interactions per target and the
-// error of |a| on a Plummer sphere of N bodies for the CPU tree's group walk with groups of 64, 32
-// and 16 (box test; mode=1 a centre test, not used) and for the textbook walk of one target at a
-// time, against a double direct sum on 400 targets. Not part of the build:
-//   g++ -O2 -march=native -std=c++20 -I include -I src bench/tree_walk_counts.cpp \
-//       src/nbody/tree/cpu/octree.cpp src/core/error.cpp -lquadmath -lfmt -o tree_walk_counts
-//   ./tree_walk_counts 1000000
+// What a group walk of the tree costs, counted on the CPU (docs/gravity-tree-cuda.md, "Speed"):
+// the CPU octree of a Plummer sphere (the benchmark's: seed 1, leaves of `leaf` bodies) walked
+// group by group with the GPU's opening test (nbody/tree/cell_opening.hpp), for
+//   - the GPU's groups (cuda/walk_groups.cu: leaves packed into runs of ≤ 32 or ≤ 64 bodies
+//     inside super-nodes of ≤ `super` bodies), one warp each, one or two targets per lane;
+//   - tree nodes of ≤ 32 or ≤ 64 bodies as groups;
+//   - the textbook walk of one target at a time (on the sampled targets only).
+// Per walk: groups, lanes filled, cells and bodies per group, and the lane-instructions per
+// target a warp issues for its interactions alone — every lane of the warp runs every
+// interaction of its group's list whether its slot holds a target or not:
+//   Σ_groups 32 · (targets per lane) · (c · cells + b · bodies) / N,
+// with c and b the instructions of one cell and one body interaction (arguments; bench/README.md
+// gives the counts of the GPU kernel's SASS). Divided by the GPU's issue rate (lanes × clock),
+// that is the walk's time at perfect issue, with the walk itself (the opening tests) on top.
+// The error of |a| on 400 sampled targets against a double-precision direct sum is printed for
+// each walk. One JSON line per walk.
+//   orrery_tree_walk_counts [N=1000000] [leaf=16] [theta=0.5] [c=35] [b=16]
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <random>
-#include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <vector>
-#include "nbody/tree/cpu/octree.hpp"
+
 #include "nbody/tree/cell_opening.hpp"
+#include "nbody/tree/cpu/octree.hpp"
+#include "orrery/physics/multipole.hpp"
+#include "orrery/scenes/scene_registry.hpp"
+
+namespace {
+
 using namespace orrery;
-using namespace orrery::cpu;
-using R = float;
-struct Acc { double ax=0, ay=0, az=0; };
-static void add_cell(const OctreeNode<R>& n, const Quadrupole<R>& q, double x, double y, double z, Acc& a, bool quad) {
-  double dx=n.cx-x, dy=n.cy-y, dz=n.cz-z; double r2=dx*dx+dy*dy+dz*dz; double ir=1/std::sqrt(r2);
-  double phi=0; double ax=0,ay=0,az=0;
-  if (quad) { Quadrupole<double> qd{q.xx,q.xy,q.xz,q.yy,q.yz,q.zz}; accumulate_cell<double,double>(dx,dy,dz,ir,(double)n.mass,qd,ax,ay,az,phi);}
-  else accumulate_monopole<double,double>(dx,dy,dz,ir,(double)n.mass,ax,ay,az,phi);
-  a.ax+=ax; a.ay+=ay; a.az+=az;
-}
+using Real = float;
+constexpr int kSamples = 400;
+constexpr double kEps2 = 1e-8;  // the benchmark's ε = 10⁻⁴
+
+struct Acc {
+  double x = 0, y = 0, z = 0;
+  void add_body(double dx, double dy, double dz, double m) {
+    const double inv_r = 1 / std::sqrt(dx * dx + dy * dy + dz * dz + kEps2);
+    const double f = m * inv_r * inv_r * inv_r;
+    x += f * dx, y += f * dy, z += f * dz;
+  }
+};
+
+struct Range {
+  std::uint32_t begin, end;
+};
+
+struct Lists {
+  std::vector<std::uint32_t> cells, bodies;
+};
+
+class Counter {
+ public:
+  Counter(std::size_t n, int leaf, double theta, double cell_cost, double body_cost)
+      : theta2_(Real(theta * theta)), cell_cost_(cell_cost), body_cost_(body_cost) {
+    const auto p = make_scene("plummer", {{"n", ParamValue{static_cast<std::int64_t>(n)}},
+                                          {"seed", ParamValue{std::int64_t{1}}}})
+                       .particles;
+    const std::vector<Real> x(p.x.begin(), p.x.end()), y(p.y.begin(), p.y.end()),
+        z(p.z.begin(), p.z.end()), m(p.mass.begin(), p.mass.end()), h(n, Real(kEps2 / 2));
+    tree_.build(x.data(), y.data(), z.data(), m.data(), h.data(), n, leaf);
+    const auto& b = tree_.bodies();
+    for (int s = 0; s < kSamples; ++s) sample_.push_back(std::uint32_t(double(s) / kSamples * n));
+    reference_.resize(kSamples);
+    for (int s = 0; s < kSamples; ++s) {
+      const std::uint32_t i = sample_[s];
+      for (std::size_t j = 0; j < n; ++j)
+        if (j != i)
+          reference_[s].add_body(double(b.x[j]) - b.x[i], double(b.y[j]) - b.y[i],
+                                 double(b.z[j]) - b.z[i], b.mass[j]);
+    }
+  }
+
+  // The GPU's groups: cuda/walk_groups.cu's packing, replayed.
+  std::vector<Range> gpu_groups(std::uint32_t group, std::uint32_t super) const {
+    const auto& nodes = tree_.nodes();
+    std::vector<Range> out;
+    for (std::uint32_t i = 0; i < nodes.size();) {
+      if (nodes[i].count > super && !nodes[i].leaf) {
+        ++i;
+        continue;
+      }
+      std::uint32_t b = nodes[i].begin, e = b;
+      for (std::uint32_t j = i; j < nodes[i].next;) {
+        const auto& l = nodes[j];
+        if (!l.leaf) {
+          ++j;
+          continue;
+        }
+        if (e > b && l.begin + l.count - b > group) out.push_back({b, e}), b = l.begin;
+        e = l.begin + l.count;
+        while (e - b > group) out.push_back({b, b + group}), b += group;
+        j = l.next;
+      }
+      out.push_back({b, e});
+      i = nodes[i].next;
+    }
+    return out;
+  }
+
+  std::vector<Range> node_groups(int group) const {
+    std::vector<Range> out;
+    for (auto g : tree_.groups(group))
+      out.push_back({tree_.nodes()[g].begin, tree_.nodes()[g].begin + tree_.nodes()[g].count});
+    return out;
+  }
+
+  void report_groups(const std::string& name, const std::vector<Range>& groups,
+                     int per_lane) const {
+    const auto& b = tree_.bodies();
+    double cells = 0, bodies = 0, lane_instructions = 0;
+    std::vector<Acc> got(kSamples);
+    std::size_t s = 0;
+    Lists l;
+    for (const Range& g : groups) {
+      Real lo[3] = {b.x[g.begin], b.y[g.begin], b.z[g.begin]}, hi[3] = {lo[0], lo[1], lo[2]};
+      for (auto k = g.begin; k < g.end; ++k) {
+        const Real p[3] = {b.x[k], b.y[k], b.z[k]};
+        for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], p[a]), hi[a] = std::max(hi[a], p[a]);
+      }
+      walk(l, g, [&](const cpu::OctreeNode<Real>& c) {
+        return taken_whole(c.size * c.size, theta2_, distance2_to_box(lo, hi, c.cx, c.cy, c.cz));
+      });
+      cells += double(l.cells.size()), bodies += double(l.bodies.size());
+      lane_instructions += 32.0 * per_lane *
+                           (cell_cost_ * double(l.cells.size()) + body_cost_ * double(l.bodies.size()));
+      for (; s < sample_.size() && sample_[s] < g.end; ++s) got[s] = sum(l, sample_[s]);
+    }
+    const double n = double(b.x.size()), count = double(groups.size());
+    std::printf(
+        "{\"walk\": \"%s\", \"groups\": %.0f, \"lanes_filled\": %.3f, \"cells_per_group\": %.0f, "
+        "\"bodies_per_group\": %.0f, \"lane_instructions_per_target\": %.0f, %s}\n",
+        name.c_str(), count, n / (count * 32 * per_lane), cells / count, bodies / count,
+        lane_instructions / n, errors(got).c_str());
+  }
+
+  // The textbook walk: each sampled target its own group, its distance to each cell's centre.
+  void report_textbook() const {
+    double cells = 0, bodies = 0;
+    std::vector<Acc> got(kSamples);
+    Lists l;
+    const auto& b = tree_.bodies();
+    for (int s = 0; s < kSamples; ++s) {
+      const std::uint32_t t = sample_[s];
+      walk(l, Range{t, t + 1}, [&](const cpu::OctreeNode<Real>& c) {
+        const double dx = c.cx - b.x[t], dy = c.cy - b.y[t], dz = c.cz - b.z[t];
+        return double(c.size) * c.size < double(theta2_) * (dx * dx + dy * dy + dz * dz);
+      });
+      cells += double(l.cells.size()), bodies += double(l.bodies.size());
+      got[s] = sum(l, t);
+    }
+    std::printf("{\"walk\": \"one target at a time\", \"cells_per_target\": %.0f, "
+                "\"bodies_per_target\": %.0f, \"lane_instructions_per_target\": %.0f, %s}\n",
+                cells / kSamples, bodies / kSamples,
+                (cell_cost_ * cells + body_cost_ * bodies) / kSamples, errors(got).c_str());
+  }
+
+ private:
+  // The lists of one group: cells taken whole, bodies of the leaves that are not; a cell
+  // holding one of the group's bodies is always opened.
+  template <class Take>
+  void walk(Lists& l, Range g, Take take) const {
+    const auto& nodes = tree_.nodes();
+    l.cells.clear(), l.bodies.clear();
+    for (std::uint32_t i = 0; i < nodes.size();) {
+      const auto& c = nodes[i];
+      const bool holds = !(c.begin >= g.end || g.begin >= c.begin + c.count);
+      if (!holds && take(c)) {
+        l.cells.push_back(i), i = c.next;
+      } else if (c.leaf) {
+        for (auto k = c.begin; k < c.begin + c.count; ++k) l.bodies.push_back(k);
+        i = c.next;
+      } else {
+        ++i;
+      }
+    }
+  }
+
+  Acc sum(const Lists& l, std::uint32_t t) const {
+    const auto& b = tree_.bodies();
+    const auto& nodes = tree_.nodes();
+    Acc a;
+    for (auto i : l.cells) {
+      const auto& c = nodes[i];
+      const auto& q = tree_.quadrupoles()[i];
+      const double dx = double(c.cx) - b.x[t], dy = double(c.cy) - b.y[t],
+                   dz = double(c.cz) - b.z[t];
+      const double inv_r = 1 / std::sqrt(dx * dx + dy * dy + dz * dz + kEps2);
+      double phi = 0;
+      accumulate_cell<double, double>(dx, dy, dz, inv_r, c.mass,
+                                      Quadrupole<double>{q.xx, q.xy, q.xz, q.yy, q.yz, q.zz}, a.x,
+                                      a.y, a.z, phi);
+    }
+    for (auto k : l.bodies)
+      if (k != t)
+        a.add_body(double(b.x[k]) - b.x[t], double(b.y[k]) - b.y[t], double(b.z[k]) - b.z[t],
+                   b.mass[k]);
+    return a;
+  }
+
+  std::string errors(const std::vector<Acc>& got) const {
+    std::vector<double> e(kSamples);
+    for (int s = 0; s < kSamples; ++s) {
+      const Acc& r = reference_[s];
+      const double dx = got[s].x - r.x, dy = got[s].y - r.y, dz = got[s].z - r.z;
+      e[s] = std::sqrt((dx * dx + dy * dy + dz * dz) / (r.x * r.x + r.y * r.y + r.z * r.z));
+    }
+    std::sort(e.begin(), e.end());
+    char text[96];
+    std::snprintf(text, sizeof text, "\"error_median\": %.3g, \"error_p99\": %.3g",
+                  e[kSamples / 2], e[kSamples * 99 / 100]);
+    return text;
+  }
+
+  cpu::Octree<Real> tree_;
+  std::vector<std::uint32_t> sample_;
+  std::vector<Acc> reference_;
+  Real theta2_;
+  double cell_cost_, body_cost_;
+};
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  std::size_t n = argc > 1 ? atol(argv[1]) : 1000000;
-  std::mt19937_64 rng(1); std::uniform_real_distribution<double> U(0,1);
-  std::vector<R> x(n),y(n),z(n),m(n,1.0/n),h(n,0);
-  double a = 3*M_PI/16;
-  for (std::size_t i=0;i<n;++i){ double u; do u=U(rng); while(u<1e-10||u>0.999);
-    double r=a/std::sqrt(std::pow(u,-2.0/3)-1); if(r>100) r=100; double ct=2*U(rng)-1, ph=2*M_PI*U(rng), st=std::sqrt(1-ct*ct);
-    x[i]=r*st*std::cos(ph); y[i]=r*st*std::sin(ph); z[i]=r*ct; }
-  Octree<R> t; t.build(x.data(),y.data(),z.data(),m.data(),h.data(),n,16);
-  const auto& nodes=t.nodes(); const auto& qs=t.quadrupoles(); const auto& b=t.bodies();
-  // reference for sample targets (sorted index)
-  const int S=400; std::vector<std::uint32_t> samp(S); for(int s=0;s<S;++s) samp[s]=(std::uint32_t)((double)s/S*n);
-  std::vector<Acc> ref(S);
-  for(int s=0;s<S;++s){ std::uint32_t i=samp[s]; double X=b.x[i],Y=b.y[i],Z=b.z[i];
-    for(std::size_t j=0;j<n;++j){ if(j==i) continue; double dx=b.x[j]-X,dy=b.y[j]-Y,dz=b.z[j]-Z; double r2=dx*dx+dy*dy+dz*dz; double ir=1/std::sqrt(r2); double f=b.mass[j]*ir*ir*ir; ref[s].ax+=f*dx;ref[s].ay+=f*dy;ref[s].az+=f*dz;} }
-  auto report=[&](const char* name, std::vector<Acc>& got, double cells, double bodies){
-    std::vector<double> e(S); for(int s=0;s<S;++s){ double dx=got[s].ax-ref[s].ax,dy=got[s].ay-ref[s].ay,dz=got[s].az-ref[s].az; e[s]=std::sqrt(dx*dx+dy*dy+dz*dz)/std::sqrt(ref[s].ax*ref[s].ax+ref[s].ay*ref[s].ay+ref[s].az*ref[s].az);} std::sort(e.begin(),e.end());
-    printf("%-28s cells/target %7.0f bodies/target %7.0f  median %.2e p99 %.2e\n",name,cells,bodies,e[S/2],e[S*99/100]); };
-  double theta=0.5, th2=theta*theta;
-  // group-box MAC with group sizes; scale: option "sizefac" multiplies size (bmax variant) 
-  for (int G : {64, 32, 16}) for (int mode : {0,1}) {
-    auto groups=t.groups(G); double cells=0,bodies=0; std::vector<Acc> got(S);
-    for(auto g: groups){ const auto& gn=nodes[g]; R lo[3]={b.x[gn.begin],b.y[gn.begin],b.z[gn.begin]},hi[3]={lo[0],lo[1],lo[2]};
-      for(auto s=gn.begin;s<gn.begin+gn.count;++s){R p[3]={b.x[s],b.y[s],b.z[s]}; for(int a2=0;a2<3;++a2){lo[a2]=std::min(lo[a2],p[a2]);hi[a2]=std::max(hi[a2],p[a2]);}}
-      R c[3]={(lo[0]+hi[0])/2,(lo[1]+hi[1])/2,(lo[2]+hi[2])/2}; R rg=std::sqrt((hi[0]-lo[0])*(hi[0]-lo[0])+(hi[1]-lo[1])*(hi[1]-lo[1])+(hi[2]-lo[2])*(hi[2]-lo[2]))/2;
-      std::vector<std::uint32_t> cl, bl;
-      for(std::uint32_t i=0;i<nodes.size();){ const auto& nd=nodes[i]; bool holds= i<=g && g<nd.next;
-        if(!holds){ bool take;
-          if(mode==0){ R d2=distance2_to_box(lo,hi,nd.cx,nd.cy,nd.cz); take=taken_whole(nd.size*nd.size,(R)th2,d2);}
-          else { R dx=nd.cx-c[0],dy=nd.cy-c[1],dz=nd.cz-c[2]; R d=std::sqrt(dx*dx+dy*dy+dz*dz); take = nd.size < theta*d - 0.0f && d>rg && nd.size < theta*(d - 0.5f*rg); }
-          if(take){cl.push_back(i); i=nd.next; continue;} }
-        if(nd.leaf||i==g){ for(auto s=nd.begin;s<nd.begin+nd.count;++s) bl.push_back(s); i=nd.next;} else ++i; }
-      cells+=double(cl.size())*gn.count; bodies+=double(bl.size())*gn.count;
-      for(int s=0;s<S;++s){ std::uint32_t ti=samp[s]; if(ti<gn.begin||ti>=gn.begin+gn.count) continue; double X=b.x[ti],Y=b.y[ti],Z=b.z[ti];
-        for(auto ci:cl) add_cell(nodes[ci],qs[ci],X,Y,Z,got[s],true);
-        for(auto j:bl){ if(j==ti) continue; double dx=b.x[j]-X,dy=b.y[j]-Y,dz=b.z[j]-Z; double r2=dx*dx+dy*dy+dz*dz; double ir=1/std::sqrt(r2); double f=b.mass[j]*ir*ir*ir; got[s].ax+=f*dx;got[s].ay+=f*dy;got[s].az+=f*dz;} } }
-    char name[64]; snprintf(name,64,"G=%d mode=%d",G,mode); report(name,got,cells/n,bodies/n); }
-  // per-particle BH on sample only
-  { std::vector<Acc> got(S); double cells=0,bodies=0;
-    for(int s=0;s<S;++s){ std::uint32_t ti=samp[s]; double X=b.x[ti],Y=b.y[ti],Z=b.z[ti];
-      for(std::uint32_t i=0;i<nodes.size();){ const auto& nd=nodes[i]; bool holds= nd.begin<=ti && ti<nd.begin+nd.count;
-        double dx=nd.cx-X,dy=nd.cy-Y,dz=nd.cz-Z; double d2=dx*dx+dy*dy+dz*dz;
-        if(!holds && nd.size*nd.size < th2*d2){ add_cell(nd,qs[i],X,Y,Z,got[s],true); cells++; i=nd.next; continue;}
-        if(nd.leaf){ for(auto j=nd.begin;j<nd.begin+nd.count;++j){ if(j==ti) continue; double ex=b.x[j]-X,ey=b.y[j]-Y,ez=b.z[j]-Z; double r2=ex*ex+ey*ey+ez*ez; double ir=1/std::sqrt(r2); double f=b.mass[j]*ir*ir*ir; got[s].ax+=f*ex;got[s].ay+=f*ey;got[s].az+=f*ez; bodies++;} i=nd.next;} else ++i; } }
-    report("per-particle",got,cells/S,bodies/S); }
+  const std::size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1000000;
+  const int leaf = argc > 2 ? std::atoi(argv[2]) : 16;
+  const double theta = argc > 3 ? std::atof(argv[3]) : 0.5;
+  const double cell_cost = argc > 4 ? std::atof(argv[4]) : 35;
+  const double body_cost = argc > 5 ? std::atof(argv[5]) : 16;
+  const Counter counter(n, leaf, theta, cell_cost, body_cost);
+  for (std::uint32_t super : {512u, 1024u, 2048u})
+    counter.report_groups("gpu groups of 64, super-nodes of " + std::to_string(super),
+                          counter.gpu_groups(64, super), 2);
+  for (std::uint32_t super : {512u, 1024u})
+    counter.report_groups("gpu groups of 32, super-nodes of " + std::to_string(super),
+                          counter.gpu_groups(32, super), 1);
+  counter.report_groups("tree nodes of <= 64", counter.node_groups(64), 2);
+  counter.report_groups("tree nodes of <= 32", counter.node_groups(32), 1);
+  counter.report_textbook();
 }

@@ -3,7 +3,8 @@
 // bench/gpu_engines.sh): the tree built on the GPU is the CPU's tree — the same sorted order,
 // the same nodes in the same depth-first order, the same moments to rounding; a walk gives the
 // same bits every time; forces at N = 20 000 within the bounds of the direct sum and at
-// θ = 0 equal to it; groups of 32 and 64; a second evaluation after the bodies moved.
+// θ = 0 equal to it; groups of 32 and 64; a second evaluation after the bodies moved; several
+// devices giving the one device's bits.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -163,11 +164,13 @@ struct Field {
 };
 
 template <class Real>
-Field forces(const Bodies& b, const std::string& engine, Backend backend, double theta, int group) {
+Field forces(const Bodies& b, const std::string& engine, Backend backend, double theta, int group,
+             std::vector<int> devices = {0}) {
   EngineOptions o{.g = 1.0, .softening = 0.01};
   o.backend = backend;
   o.theta = theta;
   o.group_size = group;
+  if (backend == Backend::cuda) o.devices = std::move(devices);
   auto e = make_force_engine<Real>(engine, o);
   const std::size_t n = b.m.size();
   std::vector<Real> x(b.x.begin(), b.x.end()), m(b.m.begin(), b.m.end()), a(3 * n), phi(n);
@@ -225,6 +228,26 @@ TEST(CudaTree, AgreesWithTheCpuTreeAndRepeatsItsBits) {
   // Different groups take different cells whole: the two differ by the trees' own errors.
   const auto e = sorted_errors(gpu, cpu);
   EXPECT_LT(e[b.m.size() / 2], kTreeMedian);
+}
+
+// Several devices build the same tree and each walks its share of the groups: the forces are
+// the one device's, bit for bit — also when a share has no group at all (N = 10: one group).
+TEST(CudaTree, SeveralDevicesGiveTheOneDeviceBits) {
+  if (cuda_device_count() < 2) GTEST_SKIP() << "needs two CUDA devices";
+  std::vector<int> all;
+  for (int d = 0; d < cuda_device_count(); ++d) all.push_back(d);
+  for (std::size_t n : {std::size_t{10}, std::size_t{1000}, std::size_t{100000}}) {
+    SCOPED_TRACE(n);
+    const Bodies b = plummer(n);
+    const Field one = forces<float>(b, "tree", Backend::cuda, 0.5, 64);
+    const Field several = forces<float>(b, "tree", Backend::cuda, 0.5, 64, all);
+    EXPECT_EQ(one.a, several.a);
+    EXPECT_EQ(one.phi, several.phi);
+    const Field one64 = forces<double>(b, "tree", Backend::cuda, 0.5, 32);
+    const Field several64 = forces<double>(b, "tree", Backend::cuda, 0.5, 32, all);
+    EXPECT_EQ(one64.a, several64.a);
+    EXPECT_EQ(one64.phi, several64.phi);
+  }
 }
 
 TEST(CudaTree, RefusesAGroupSizeAWarpCannotWalk) {

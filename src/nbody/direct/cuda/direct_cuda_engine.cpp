@@ -25,37 +25,12 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 template <class Real>
-DirectCudaEngine<Real>::DirectCudaEngine(const EngineOptions& options) : options_(options) {
-  devices_ = options.devices;
-  if (devices_.empty())
-    for (int d = 0; d < device_count(); ++d) devices_.push_back(d);
-  if (devices_.empty()) throw RunError("the CUDA direct engine found no CUDA device");
-  device_ = std::make_unique<CudaArrayDevice<Real>>(devices_.front());
-  for (std::size_t k = 0; k < devices_.size(); ++k) {
-    auto s = std::make_unique<Share>();
-    s->device = devices_[k];
-    ORRERY_CUDA_CHECK(cudaSetDevice(s->device), "selecting a device for the direct engine");
-    ORRERY_CUDA_CHECK(cudaDeviceGetAttribute(&s->sms, cudaDevAttrMultiProcessorCount, s->device),
-                      "asking a device's multiprocessor count");
-    if (k == 0) {
-      s->stream = device_->stream();
-    } else {
-      ORRERY_CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking),
-                        "creating a stream for the direct engine");
-      int can = 0;  // peer access speeds the copies where the hardware has it
-      cudaDeviceCanAccessPeer(&can, s->device, devices_.front());
-      if (can) cudaDeviceEnablePeerAccess(devices_.front(), 0), cudaGetLastError();
-    }
-    shares_.push_back(std::move(s));
-  }
-  ORRERY_CUDA_CHECK(cudaSetDevice(devices_.front()), "selecting the engine's first device");
-}
-
-template <class Real>
-DirectCudaEngine<Real>::~DirectCudaEngine() {
-  for (std::size_t k = 1; k < shares_.size(); ++k)
-    if (shares_[k]->stream) cudaStreamDestroy(shares_[k]->stream);
-}
+DirectCudaEngine<Real>::DirectCudaEngine(const EngineOptions& options)
+    : options_(options),
+      devices_(devices_or_all(options.devices, "the CUDA direct engine")),
+      device_(std::make_unique<CudaArrayDevice<Real>>(devices_.front())),
+      team_(devices_, device_->stream()),
+      shares_(shares_of<Share>(team_)) {}
 
 template <class Real>
 std::string DirectCudaEngine<Real>::backend() const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "device/cuda/cuda_array_device.hpp"
+#include "device/cuda/device_team.hpp"
 #include "device/cuda/memory.hpp"
 #include "nbody/direct/cuda/direct_cuda_launch.hpp"
 #include "orrery/nbody/engines.hpp"
@@ -19,7 +20,6 @@ template <class Real>
 class DirectCudaEngine final : public ForceEngine<Real> {
  public:
   explicit DirectCudaEngine(const EngineOptions& options);
-  ~DirectCudaEngine() override;
 
   std::string name() const override { return "direct"; }
   std::string backend() const override;
@@ -33,10 +33,7 @@ class DirectCudaEngine final : public ForceEngine<Real> {
 
  private:
   // One device's share: its copies of the bodies (all but the first device) and its results.
-  struct Share {
-    int device = 0;
-    int sms = 0;
-    cudaStream_t stream = nullptr;
+  struct Share : TeamMember {
     std::size_t begin = 0, end = 0;
     DeviceArray<Real> x, mass, half_eps2, results, partial;
   };
@@ -49,6 +46,7 @@ class DirectCudaEngine final : public ForceEngine<Real> {
   EngineOptions options_;
   std::vector<int> devices_;
   std::unique_ptr<CudaArrayDevice<Real>> device_;
+  DeviceTeam team_;
   std::vector<std::unique_ptr<Share>> shares_;
   std::size_t n_ = 0;
   bool own_softening_ = false;

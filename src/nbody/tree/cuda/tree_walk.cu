@@ -22,6 +22,8 @@
 // engine's precision in the walk's order, which is fixed: the same bits on every run.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "device/cuda/cuda_check.hpp"
 #include "nbody/tree/cell_opening.hpp"
 #include "nbody/tree/cuda/tree_walk_launch.hpp"
@@ -74,8 +76,9 @@ struct Target {
   Real ax = 0, ay = 0, az = 0, phi = 0;
 };
 
-template <class Real, int PerLane, bool Quadrupole_, bool Potentials>
-__device__ void sum_cells(const WalkLists<Real>& s, int count, Target<Real> (&t)[PerLane]) {
+template <class Real, int PerLane, bool Quadrupole_, bool OwnSoftening, bool Potentials>
+__device__ void sum_cells(const WalkLists<Real>& s, int count, Real global_half_eps2,
+                          Target<Real> (&t)[PerLane]) {
 #pragma unroll 4
   for (int j = 0; j < count; ++j) {
     const Real4<Real> c = s.cell_com[j];
@@ -86,7 +89,10 @@ __device__ void sum_cells(const WalkLists<Real>& s, int count, Target<Real> (&t)
     for (int q = 0; q < PerLane; ++q) {
       Target<Real>& u = t[q];
       const Real dx = c.x - u.x, dy = c.y - u.y, dz = c.z - u.z;
-      const Real inv_r = fast_inverse_sqrt(softened_distance2(dx, dy, dz, u.h + qb.z));
+      // One softening for all: every cell's mean ε²/2 is the global one, and the sum of the
+      // two halves is the same for every cell (hoisted out of the loop).
+      const Real e2 = u.h + (OwnSoftening ? qb.z : global_half_eps2);
+      const Real inv_r = fast_inverse_sqrt(softened_distance2(dx, dy, dz, e2));
       Real phi = u.phi;
       if constexpr (Quadrupole_)
         accumulate_cell(dx, dy, dz, inv_r, c.w, Quadrupole<Real>{qa.x, qa.y, qa.z, qa.w, qb.x, qb.y},
@@ -126,8 +132,9 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk(TreePass<Real> p) {
   const OctreeView<Real>& tree = p.tree;
   const int lane = threadIdx.x & 31;
   const unsigned below = (1u << lane) - 1;
-  const std::size_t g = (std::size_t(blockIdx.x) * kWalkThreads + threadIdx.x) / 32;
-  if (g >= tree.group_count) return;  // the whole warp
+  const std::size_t w = (std::size_t(blockIdx.x) * kWalkThreads + threadIdx.x) / 32;
+  if (w >= p.groups) return;  // the whole warp
+  const std::size_t g = p.first_group + w * std::size_t(p.group_stride);
   const std::uint32_t first = tree.groups[g].begin, last = tree.groups[g].end;
 
   Target<Real> t[PerLane];
@@ -192,7 +199,8 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk(TreePass<Real> p) {
     cells += __popc(takers);
     __syncwarp();
     if (cells >= kBatch) {
-      sum_cells<Real, PerLane, Quadrupole_, Potentials>(s, kBatch, t);
+      sum_cells<Real, PerLane, Quadrupole_, OwnSoftening, Potentials>(s, kBatch,
+                                                                      p.global_half_eps2, t);
       __syncwarp();
       if (lane < cells - kBatch) {
         s.cell_com[lane] = s.cell_com[kBatch + lane];
@@ -229,7 +237,8 @@ __global__ void __launch_bounds__(kWalkThreads) tree_walk(TreePass<Real> p) {
       }
     }
   }
-  sum_cells<Real, PerLane, Quadrupole_, Potentials>(s, cells, t);
+  sum_cells<Real, PerLane, Quadrupole_, OwnSoftening, Potentials>(s, cells, p.global_half_eps2,
+                                                                  t);
   sum_bodies<Real, PerLane, OwnSoftening, Potentials>(s, bodies, p.global_half_eps2, t);
 
   // Back to the caller's order, times G; a softened target's own term leaves φ.
@@ -257,7 +266,7 @@ void launch_kernel(const TreePass<Real>& p, cudaStream_t stream) {
     return true;
   }();
   (void)sized;
-  const std::size_t blocks = (p.tree.group_count + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const std::size_t blocks = (p.groups + kWarpsPerBlock - 1) / kWarpsPerBlock;
   kernel<<<static_cast<unsigned>(blocks), kWalkThreads, bytes, stream>>>(p);
 }
 
@@ -280,11 +289,28 @@ void launch_per_lane(const TreePass<Real>& p, cudaStream_t stream) {
         : launch_with<Real, PerLane, false, false>(p, stream);
 }
 
+template <class Real>
+__global__ void add_into(const Real* from, Real* to, std::size_t count) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    to[i] += from[i];
+}
+
 }  // namespace
 
 template <class Real>
+void launch_tree_add(const Real* from, Real* to, std::size_t count, cudaStream_t stream) {
+  if (count == 0) return;
+  constexpr unsigned threads = 256, most_blocks = 4096;
+  const auto blocks = static_cast<unsigned>(
+      std::min<std::size_t>(most_blocks, (count + threads - 1) / threads));
+  add_into<Real><<<blocks, threads, 0, stream>>>(from, to, count);
+  ORRERY_CUDA_CHECK(cudaGetLastError(), "adding a device's share of the tree's results");
+}
+
+template <class Real>
 void launch_tree_walk(const TreePass<Real>& p, cudaStream_t stream) {
-  if (p.tree.group_count == 0) return;
+  if (p.groups == 0) return;
   if (p.group == kWarpGroupLarge)
     launch_per_lane<Real, 2>(p, stream);
   else
@@ -294,5 +320,7 @@ void launch_tree_walk(const TreePass<Real>& p, cudaStream_t stream) {
 
 template void launch_tree_walk<float>(const TreePass<float>&, cudaStream_t);
 template void launch_tree_walk<double>(const TreePass<double>&, cudaStream_t);
+template void launch_tree_add<float>(const float*, float*, std::size_t, cudaStream_t);
+template void launch_tree_add<double>(const double*, double*, std::size_t, cudaStream_t);
 
 }  // namespace orrery::cuda

@@ -26,6 +26,10 @@ struct TreePass {
   bool quadrupole;
   int group;              // kWarpGroupSmall or kWarpGroupLarge
   Real g;
+  // The groups walked: first_group, first_group + group_stride, ... (`groups` of them) of
+  // tree.group_count — device k of D walks k, k + D, ...: groups are in space-filling order, so
+  // every device gets a like mix of dense and sparse ones.
+  std::uint32_t first_group, group_stride, groups;
   Real *ax, *ay, *az, *phi;  // the caller's order; phi may be nullptr
   unsigned* overflow;        // set (pinned, mapped) when a warp's stack had no room: no result
 };
@@ -33,5 +37,10 @@ struct TreePass {
 // Enqueues the pass on `stream` (the device current).
 template <class Real>
 void launch_tree_walk(const TreePass<Real>& pass, cudaStream_t stream);
+
+// to[i] += from[i] for i < count: one device's results, zero where another device's bodies
+// are, added into the first's — exact, so the sum is the one device's, bit for bit.
+template <class Real>
+void launch_tree_add(const Real* from, Real* to, std::size_t count, cudaStream_t stream);
 
 }  // namespace orrery::cuda
