@@ -94,7 +94,7 @@ void TreeCudaEngine<Real>::build_and_walk(std::size_t k, const Real* x, Real* a,
   ORRERY_CUDA_CHECK(cudaSetDevice(s.device), "selecting a device for the tree engine");
   const auto t0 = std::chrono::steady_clock::now();
   const std::size_t results = (phi ? 4 : 3) * n_;
-  if (k > 0) {
+  if (k > 0) {  // x is whole: CudaArrayDevice waits for each of its operations to finish
     ORRERY_CUDA_CHECK(cudaMemcpyPeerAsync(s.x.get(), s.device, x, devices_.front(),
                                           3 * n_ * sizeof(Real), s.stream),
                       "copying positions between devices");
