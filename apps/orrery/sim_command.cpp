@@ -38,7 +38,7 @@ std::string list_text() {
          "   evaluating the forces once per stage that depends on the others)\n";
   out += "\nEngines:\n\n";
   out += "  direct  all pairs, exact; CPU (SIMD, threads) and CUDA (tiles, all GPUs)\n";
-  out += "  tree    Barnes–Hut octree, --theta and --multipole; CPU (groups, SIMD) and CUDA (one GPU)\n";
+  out += "  tree    Barnes–Hut octree, --theta and --multipole; CPU (groups, SIMD) and CUDA (all GPUs)\n";
   out += fmt::format("\nCPU kernels (--cpu-kernel): {}; this CPU runs: {}\n",
                      fmt::join(cpu_kernel_names(), ", "),
                      fmt::join(supported_cpu_kernel_names(), ", "));
