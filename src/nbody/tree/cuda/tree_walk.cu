@@ -89,8 +89,8 @@ __device__ void sum_cells(const WalkLists<Real>& s, int count, Real global_half_
     for (int q = 0; q < PerLane; ++q) {
       Target<Real>& u = t[q];
       const Real dx = c.x - u.x, dy = c.y - u.y, dz = c.z - u.z;
-      // One softening for all: every cell's mean ε²/2 is the global one, and the sum of the
-      // two halves is the same for every cell (hoisted out of the loop).
+      // With one ε for all bodies every cell's mean ε²/2 is the global one: the sum is then the
+      // same for every cell and leaves the loop.
       const Real e2 = u.h + (OwnSoftening ? qb.z : global_half_eps2);
       const Real inv_r = fast_inverse_sqrt(softened_distance2(dx, dy, dz, e2));
       Real phi = u.phi;
