@@ -239,14 +239,15 @@ TEST(CudaTree, SeveralDevicesGiveTheOneDeviceBits) {
   for (std::size_t n : {std::size_t{10}, std::size_t{1000}, std::size_t{100000}}) {
     SCOPED_TRACE(n);
     const Bodies b = plummer(n);
+    // fp32 with groups of 64, fp64 with groups of 32: both walks, both precisions.
     const Field one = forces<float>(b, "tree", Backend::cuda, 0.5, 64);
     const Field several = forces<float>(b, "tree", Backend::cuda, 0.5, 64, all);
     EXPECT_EQ(one.a, several.a);
     EXPECT_EQ(one.phi, several.phi);
-    const Field one64 = forces<double>(b, "tree", Backend::cuda, 0.5, 32);
-    const Field several64 = forces<double>(b, "tree", Backend::cuda, 0.5, 32, all);
-    EXPECT_EQ(one64.a, several64.a);
-    EXPECT_EQ(one64.phi, several64.phi);
+    const Field one_fp64 = forces<double>(b, "tree", Backend::cuda, 0.5, 32);
+    const Field several_fp64 = forces<double>(b, "tree", Backend::cuda, 0.5, 32, all);
+    EXPECT_EQ(one_fp64.a, several_fp64.a);
+    EXPECT_EQ(one_fp64.phi, several_fp64.phi);
   }
 }
 
