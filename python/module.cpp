@@ -120,6 +120,7 @@ PYBIND11_MODULE(_orrery, m) {
     }
   });
   orrery::python::bind_map(m);
+  orrery::python::bind_ensemble(m);
   orrery::python::bind_simulation(m);
   orrery::python::bind_files(m);
 }

@@ -17,6 +17,7 @@ class Command {
 };
 
 std::unique_ptr<Command> make_map_command(CLI::App& parent);
+std::unique_ptr<Command> make_ensemble_command(CLI::App& parent);
 std::unique_ptr<Command> make_sim_command(CLI::App& parent);
 std::unique_ptr<Command> make_forces_command(CLI::App& parent);
 std::unique_ptr<Command> make_plot_command(CLI::App& parent);

@@ -1,17 +1,17 @@
 # SPDX-License-Identifier: MIT
 """orrery: gravitational and Hamiltonian dynamics from Python.
 
-Divergence maps of the three-body problem (divergence_map, zoom) and N-body simulation
-(Simulation, forces, load), computed by the same jobs as the `orrery` command line, with numpy
+Divergence maps of the three-body problem (divergence_map, zoom), ensembles of small systems
+(ensemble: Hénon–Heiles, Lorenz) and N-body simulation (Simulation, forces, load), computed by the same jobs as the `orrery` command line, with numpy
 arrays that are not copied. help(orrery.divergence_map) and help(orrery.Simulation) say more.
 """
 
 from . import _orrery
-from ._orrery import (Simulation, __version__, divergence_map, forces, load, load_map,
+from ._orrery import (Simulation, __version__, divergence_map, ensemble, forces, load, load_map,
                       zoom_width)
 
-__all__ = ["Simulation", "divergence_map", "forces", "load", "load_map", "zoom", "zoom_width",
-           "__version__"]
+__all__ = ["Simulation", "divergence_map", "ensemble", "forces", "load", "load_map", "zoom",
+           "zoom_width", "__version__"]
 
 
 def zoom(**parameters):

@@ -10,6 +10,38 @@ __version__: str
 _Backend = Literal["cpu", "cuda", "auto"]
 _Devices = str | Sequence[int]
 
+def ensemble(
+    *,
+    problem: Literal["henon-heiles", "lorenz"] = "henon-heiles",
+    integrator: str = "leapfrog",
+    precision: str = "fp64",
+    dt: float = 0.01,
+    steps: int = 10000,
+    t_end: float = 0.0,
+    samples: int = 16,
+    starts: str = "grid",
+    resolution: int = 64,
+    n: int = 4096,
+    seed: int = 1,
+    energy: float = 0.125,
+    plane: str = "y:py",
+    x_range: tuple[float, float] = ...,
+    y_range: tuple[float, float] = ...,
+    z_range: tuple[float, float] = ...,
+    px_range: tuple[float, float] = ...,
+    py_range: tuple[float, float] = ...,
+    state: str = "",
+    parameters: str = "",
+    sweep: str = "",
+    backend: _Backend = "auto",
+    devices: _Devices = "all",
+    cpu_kernel: str = "",
+    threads: int = 0,
+    out: str = "",
+    plot: str = "",
+    overwrite: bool = False,
+) -> dict[str, Any]: ...
+
 def divergence_map(
     *,
     window: tuple[float, float, float, float] = ...,

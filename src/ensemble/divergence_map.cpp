@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cpu/divergence_map_cpu.hpp"
+#include "ensemble/backend_choice.hpp"
 #if ORRERY_WITH_CUDA
 #include "cuda/divergence_map_cuda.hpp"
 #include "device/cuda/device_info.hpp"
@@ -32,20 +33,8 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
   if (options.threads < 0)
     throw ParameterError("threads", fmt::format("{}", options.threads),
                          "a positive number of threads (0: all cores)");
-  // The backend, decided before any work: CUDA when asked (or, for auto, when a device is
-  // there), else the CPU with a note saying why.
-  std::string why;
-  const int devices = cuda_device_count(&why);
-  if (options.backend == Backend::cuda) {
-    if (!cuda_built())
-      throw InputError(
-          "--backend cuda: this build of orrery has no CUDA backend (reconfigure with "
-          "-DORRERY_CUDA=ON on a machine with nvcc)");
-    if (devices == 0)
-      throw InputError(fmt::format("--backend cuda: {}", why));
-  }
-  check_device_list(options.devices, devices);
-  const bool on_gpu = options.backend != Backend::cpu && devices > 0;
+  const BackendChoice choice = choose_backend(options.backend, options.devices);
+  const bool on_gpu = choice.on_gpu;
 
   const DivergenceSetup setup = make_divergence_setup(params);
   const auto t0 = std::chrono::steady_clock::now();
@@ -55,12 +44,7 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
 #endif
   if (!on_gpu) {
     out = cpu::run_divergence_map(setup, pixels, options);
-    if (options.backend == Backend::automatic) {
-      const std::string threads_note = out.info.note;
-      out.info.note = cuda_built() ? fmt::format("{}; computed on the CPU", why)
-                                   : "this build has no CUDA backend; computed on the CPU";
-      if (!threads_note.empty()) out.info.note += "; " + threads_note;
-    }
+    out.info.note = cpu_run_note(choice, options.backend, out.info.note);
   }
   out.info.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -4,13 +4,11 @@
 #pragma once
 
 #include "orrery/core/vec3.hpp"
+#include "orrery/integrate/phase_state.hpp"
 
 namespace orrery {
 
 template <class T, int N>
-struct BodyState {
-  Vec3<T> x[N];
-  Vec3<T> v[N];
-};
+using BodyState = PhaseState<Vec3<T>, N>;
 
 }  // namespace orrery

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // One Adams–Bashforth step (integrate/multistep/adams_bashforth.hpp) of a second-order system
-// x'' = a(x) held in registers, for any lane type:
+// x'' = a(x) held in registers, for any lane and element type (integrate/phase_state.hpp):
 //
 //   F_0 = (v_n, a(x_n));   x_{n+1} = x_n + h Σ_j β_j V_j,   v_{n+1} = v_n + h Σ_j β_j A_j
 //
@@ -17,18 +17,23 @@
 #include "orrery/core/hd_math.hpp"
 #include "orrery/core/vec3.hpp"
 #include "orrery/integrate/body_state.hpp"
+#include "orrery/integrate/phase_state.hpp"
 #include "orrery/integrate/multistep/adams_bashforth.hpp"
 #include "orrery/integrate/runge_kutta/register_stepper.hpp"
+#include "orrery/integrate/step_arithmetic.hpp"
 
 namespace orrery {
 
 // The derivatives of the last `Table::steps` steps; slot 0 is the current step's (scratch
 // between steps), slots 1 … steps − 1 are the history a trajectory carries.
-template <class Table, class T, int N>
-struct AdamsHistory {
-  Vec3<T> v[Table::steps][N];
-  Vec3<T> a[Table::steps][N];
+template <class Table, class E, int N>
+struct AdamsMemory {
+  E v[Table::steps][N];
+  E a[Table::steps][N];
 };
+// The history of N bodies.
+template <class Table, class T, int N>
+using AdamsHistory = AdamsMemory<Table, Vec3<T>, N>;
 
 namespace detail {
 
@@ -39,27 +44,23 @@ struct AdamsWeights {
   ORRERY_HD static constexpr double a(int, int) { return 0.0; }
 };
 
-template <class T, class M>
-ORRERY_HD Vec3<T> select_vec(const M& take_first, const Vec3<T>& first, const Vec3<T>& second) {
-  return {lane_select(take_first, first.x, second.x), lane_select(take_first, first.y, second.y),
-          lane_select(take_first, first.z, second.z)};
-}
-
 }  // namespace detail
 
-template <class Table, class T, int N, class M, class Accel>
-ORRERY_HD void adams_step(BodyState<T, N>& s, AdamsHistory<Table, T, N>& f, const T& h,
-                          const M& starting, const Accel& accel) {
+template <class Arithmetic = SumThenScale, class Table, class E, int N, class M, class Accel>
+ORRERY_HD void adams_step(PhaseState<E, N>& s, AdamsMemory<Table, E, N>& f,
+                          const element_lane_t<E>& h, const M& starting, const Accel& accel) {
   constexpr int S = Table::steps;
   using Weights = detail::TableauRow<detail::AdamsWeights<Table>, -1>;
   accel(s.x, f.a[0]);
   ORRERY_UNROLL
   for (int n = 0; n < N; ++n) {
     f.v[0][n] = s.v[n];
-    const Vec3<T> euler_x = mul_add(h, s.v[n], s.x[n]);
-    const Vec3<T> euler_v = mul_add(h, f.a[0][n], s.v[n]);
-    s.x[n] = detail::select_vec(starting, euler_x, detail::rk_combine<Weights, S>(s.x[n], h, f.v, n));
-    s.v[n] = detail::select_vec(starting, euler_v, detail::rk_combine<Weights, S>(s.v[n], h, f.a, n));
+    const E euler_x = mul_add(h, s.v[n], s.x[n]);
+    const E euler_v = mul_add(h, f.a[0][n], s.v[n]);
+    const E adams_x = detail::rk_combine<Weights, S, Arithmetic>(s.x[n], h, f.v, n);
+    const E adams_v = detail::rk_combine<Weights, S, Arithmetic>(s.v[n], h, f.a, n);
+    s.x[n] = select_element(starting, euler_x, adams_x);
+    s.v[n] = select_element(starting, euler_v, adams_v);
   }
   ORRERY_UNROLL
   for (int j = S - 1; j > 0; --j)

@@ -25,7 +25,7 @@ namespace orrery {
 
 template <class Table, class T, class InverseCube, int Body>
 struct TwinDivergence {
-  using Integrator = RegisterIntegrator<Table, T, kMapBodies>;
+  using Integrator = RegisterIntegrator<Table, BodyState<T, kMapBodies>>;
   using Gravity = PairwiseGravity<kMapBodies, T, InverseCube>;
   using Real = T;
   static constexpr int body = Body;

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+// Ensembles at scale, one JSON line per run: the published Hénon–Heiles experiment (2²⁰
+// trajectories × 10⁵ steps of 0.01, fp64, leapfrog / rk4 / yoshida4) and the GPU ensemble
+// solvers' Lorenz benchmark (2²³ trajectories, t ∈ [0, 1], dt = 10⁻³, fp32, ρ = linspace(0, 21),
+// u0 = (1, 0, 0)) on the GPU, and Hénon–Heiles leapfrog on one CPU core against a plain scalar
+// loop of the same arithmetic in the same process. Measurements, not tests.
+//
+//   orrery_ensemble_bench [gpu-henon-heiles] [gpu-lorenz] [cpu-henon-heiles] [--repeat K]
+//
+// "seconds" is the whole run_ensemble call (in-process: device set-up, copies, kernel, results
+// gathered), "kernel_seconds" the kernel alone (CUDA events), each the median of K runs.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "orrery/core/version.hpp"
+#include "orrery/ensemble/ensemble.hpp"
+#include "orrery/ensemble/ensemble_catalogue.hpp"
+#include "orrery/physics/henon_heiles.hpp"
+
+namespace orrery {
+namespace bench {
+double scalar_henon_heiles_leapfrog(const std::vector<double>& rows, std::int64_t n,
+                                    std::int64_t steps, double dt);
+}
+namespace {
+
+struct Case {
+  std::string problem, integrator;
+  Precision precision;
+  std::int64_t n, steps;
+  double dt;
+  Backend backend;
+  int threads = 0;
+};
+
+EnsembleSetup setup_of(const Case& c, std::vector<double>& rows) {
+  EnsembleSetup s;
+  s.problem = ensemble_problem_index(c.problem);
+  s.integrator = ensemble_integrator_index(c.integrator);
+  s.precision = c.precision;
+  s.dt = c.dt;
+  s.steps = c.steps;
+  s.samples = 1;
+  s.trajectories = c.n;
+  if (c.problem == "lorenz") {
+    s.starts.base[0] = 1.0;
+    s.starts.base[3] = 10.0;
+    s.starts.base[5] = 8.0 / 3.0;
+    s.starts.swept = 4;
+    s.starts.to = 21.0;
+  } else {
+    // Starts on the section x = 0 at E = 1/8 with px from the energy (orrery ensemble's grid).
+    rows.resize(static_cast<std::size_t>(c.n) * 4);
+    for (std::int64_t i = 0; i < c.n; ++i) {
+      const double y = -0.3 + 0.6 * static_cast<double>(i % 1024) / 1024;
+      const double py = -0.2 + 0.4 * static_cast<double>(i / 1024 % 1024) / 1024;
+      const double v = henon_heiles_potential(0.0, y);
+      const double r = 2 * (0.125 - v) - py * py;
+      rows[i * 4 + 0] = 0, rows[i * 4 + 1] = y, rows[i * 4 + 2] = std::sqrt(std::max(r, 0.0)),
+      rows[i * 4 + 3] = py;
+    }
+    s.starts.rows = rows.data();
+  }
+  return s;
+}
+
+void run_case(const Case& c, int repeat) {
+  std::vector<double> rows;
+  const EnsembleSetup s = setup_of(c, rows);
+  EnsembleRunOptions o;
+  o.backend = c.backend;
+  o.threads = c.threads;
+  std::vector<double> seconds, kernel;
+  EnsembleRunInfo info;
+  for (int r = 0; r < repeat; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const EnsembleOutcome out = run_ensemble(s, o);
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    kernel.push_back(out.info.kernel_seconds);
+    info = out.info;
+  }
+  std::sort(seconds.begin(), seconds.end());
+  std::sort(kernel.begin(), kernel.end());
+  const double work = static_cast<double>(c.n) * static_cast<double>(c.steps);
+  const double median = seconds[seconds.size() / 2], kmedian = kernel[kernel.size() / 2];
+  fmt::print(
+      "{{\"bench\": \"ensemble\", \"problem\": \"{}\", \"integrator\": \"{}\", \"precision\": "
+      "\"{}\", \"trajectories\": {}, \"steps\": {}, \"dt\": {}, \"backend\": \"{}\", \"device\": "
+      "\"{}\", \"threads\": {}, \"repeat\": {}, \"seconds\": {:.6f}, \"kernel_seconds\": {:.6f}, "
+      "\"trajectory_steps_per_s\": {:.4g}, \"kernel_trajectory_steps_per_s\": {:.4g}, "
+      "\"git\": \"{}\"}}\n",
+      c.problem, c.integrator, to_string(c.precision), c.n, c.steps, c.dt, info.backend,
+      info.kernel, info.threads, repeat, median, kmedian, work / median,
+      kmedian > 0 ? work / kmedian : 0.0, git_hash());
+  std::fflush(stdout);
+}
+
+// The plain scalar loop (bench/ensemble_scalar_loop.cpp) over the same starts.
+void scalar_baseline(std::int64_t n, std::int64_t steps, double dt) {
+  std::vector<double> rows;
+  setup_of({"henon-heiles", "leapfrog", Precision::fp64, n, steps, dt, Backend::cpu}, rows);
+  const auto t0 = std::chrono::steady_clock::now();
+  const double checksum = bench::scalar_henon_heiles_leapfrog(rows, n, steps, dt);
+  const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  fmt::print(
+      "{{\"bench\": \"ensemble-scalar-loop\", \"problem\": \"henon-heiles\", \"integrator\": "
+      "\"leapfrog\", \"precision\": \"fp64\", \"trajectories\": {}, \"steps\": {}, \"threads\": 1, "
+      "\"seconds\": {:.6f}, \"trajectory_steps_per_s\": {:.4g}, \"checksum\": {:.17g}}}\n",
+      n, steps, sec, static_cast<double>(n * steps) / sec, checksum);
+}
+
+}  // namespace
+}  // namespace orrery
+
+int main(int argc, char** argv) {
+  using namespace orrery;
+  std::vector<std::string> which;
+  int repeat = 3;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--repeat" && i + 1 < argc)
+      repeat = std::max(1, std::atoi(argv[++i]));
+    else
+      which.push_back(a);
+  }
+  if (which.empty()) which = {"cpu-henon-heiles"};
+  for (const std::string& w : which) {
+    if (w == "gpu-henon-heiles") {
+      for (const char* m : {"leapfrog", "rk4", "yoshida4"})
+        run_case({"henon-heiles", m, Precision::fp64, 1 << 20, 100000, 0.01, Backend::cuda},
+                 repeat);
+    } else if (w == "gpu-lorenz") {
+      for (const char* m : {"rk4", "dopri5"})
+        run_case({"lorenz", m, Precision::fp32, 1 << 23, 1000, 1e-3, Backend::cuda}, repeat);
+    } else if (w == "cpu-henon-heiles") {
+      scalar_baseline(64, 200000, 0.01);
+      run_case({"henon-heiles", "leapfrog", Precision::fp64, 64, 200000, 0.01, Backend::cpu, 1},
+               repeat);
+    } else {
+      std::fprintf(stderr, "unknown case '%s' (gpu-henon-heiles, gpu-lorenz, cpu-henon-heiles)\n",
+                   w.c_str());
+      return 2;
+    }
+  }
+  return 0;
+}

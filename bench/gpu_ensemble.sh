@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The ensembles on the lent GPU machine, in one call: build with CUDA, run the CUDA tests of the
+# ensembles and of the map (whose steppers the ensembles share), the ensemble benchmarks, the
+# canonical map's benchmark, and the fp64 instructions per Hénon–Heiles step in the compiled
+# kernels. Outputs go to $OUT (default ./gpu-out). Usage: bench/gpu_ensemble.sh [SOURCE_DIR]
+# (the tree to build, default the repository root).
+set -uo pipefail
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/gpu-ensemble.log") 2>&1
+root=$(cd "$(dirname "$0")/.." && pwd)
+src=${1:-$root}
+cd "$src"
+[ -d .debs ] || { [ -d "$root/.debs" ] && ln -s "$root/.debs" .debs; }
+
+echo "== machine"
+nvidia-smi -L
+nvidia-smi --query-gpu=name,clocks.max.sm,clocks.sm --format=csv
+nproc
+
+echo "== build"
+source bench/gpu_build.sh
+gpu_build orrery-cli orrery_tests orrery_ensemble_bench orrery_bench || { echo "build failed"; exit 1; }
+
+echo "== CUDA tests: ensembles, and the map's kernels that share the steppers"
+timeout 400 ./build-gpu/bin/orrery_tests \
+  --gtest_filter='CudaEnsemble*:Ensemble*:HenonHeiles*:Lorenz*:CudaMap*:CudaDivergence*' 2>&1 |
+  grep -E "^\[ (  FAILED|  PASSED|  SKIPPED|       OK) |Failure|Expected|Which|actual|tests ran" | head -80
+
+echo "== fp64 instructions per step (SASS)"
+cuobjdump -sass build-gpu/src/CMakeFiles/orrery.dir/ensemble_kernels/ensemble_kernel_0.cu.o \
+  > "$OUT/ensemble_kernel_0.sass" 2>&1
+python3 bench/sass_ensemble_count.py "$OUT/ensemble_kernel_0.sass" | tee "$OUT/ensemble_sass.txt"
+
+echo "== ensemble benchmarks"
+timeout 240 ./build-gpu/bin/orrery_ensemble_bench gpu-henon-heiles gpu-lorenz cpu-henon-heiles \
+  --repeat 3 | tee "$OUT/ensemble-bench.json"
+
+echo "== the canonical map"
+timeout 120 ./build-gpu/bin/orrery_bench --benchmark_filter='divergence_map_cuda/fp64/0$' \
+  --benchmark_repetitions=3 --benchmark_format=console 2>&1 | tail -8
+ls -la "$OUT"

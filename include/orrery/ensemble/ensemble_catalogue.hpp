@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// The problems and integrators an ensemble can run, by name. The CPU lanes and the CUDA kernels
+// are compiled once per problem (CMake compiles each per index; ORRERY_ENSEMBLE_PROBLEM_COUNT
+// must equal the length of the list, checked at compile time) for every integrator and
+// precision that applies.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "orrery/ensemble/ensemble_problem.hpp"
+#include "orrery/ensemble/problems/henon_heiles/henon_heiles_problem.hpp"
+#include "orrery/ensemble/problems/lorenz/lorenz_problem.hpp"
+#include "orrery/integrate/integrator_family.hpp"
+#include "orrery/integrate/integrator_tables.hpp"
+#include "orrery/integrate/multistep/adams_bashforth.hpp"
+
+namespace orrery {
+
+using EnsembleProblems = TableList<HenonHeilesProblem, LorenzProblem>;
+inline constexpr int kEnsembleProblemCount = EnsembleProblems::size;
+
+// Every register integrator of the library (integrate/register_integrator.hpp).
+using EnsembleIntegrators =
+    TableList<ExplicitEuler, Midpoint, ClassicRK4, DormandPrince5, DormandPrince853,
+              SymplecticEuler, LeapfrogKDK, Yoshida4, Yoshida6, Yoshida8,
+              EulerStartedAdamsBashforth2, EulerStartedAdamsBashforth4>;
+inline constexpr int kEnsembleIntegratorCount = EnsembleIntegrators::size;
+
+// Whether integrator Table applies to Problem: a first-order problem takes explicit
+// Runge–Kutta methods only (a splitting or Adams method here advances x'' = a(x)).
+template <class Problem, class Table>
+inline constexpr bool integrator_applies =
+    Problem::second_order || Table::family == IntegratorFamily::explicit_runge_kutta;
+
+struct EnsembleProblemInfo {
+  std::string_view name, description;
+  bool second_order;
+  int coordinates, parameters, state_words;
+  std::vector<std::string_view> state_names, parameter_names;
+  std::vector<double> state_defaults, parameter_defaults;
+  bool has_energy;
+};
+
+struct EnsembleIntegratorInfo {
+  std::string_view name, description;
+  int order;
+  IntegratorFamily family;
+};
+
+const std::vector<EnsembleProblemInfo>& ensemble_problems();
+const std::vector<EnsembleIntegratorInfo>& ensemble_integrators();
+std::vector<std::string> ensemble_problem_names();
+std::vector<std::string> ensemble_integrator_names();
+// Indices by name; ParameterError("problem" / "integrator", name, "one of: ...") if none.
+int ensemble_problem_index(std::string_view name);
+int ensemble_integrator_index(std::string_view name);
+// ParameterError("integrator", ...) when the integrator does not apply to the problem.
+void check_integrator_applies(int problem, int integrator);
+
+// f.template operator()<Problem>() for problem index p.
+template <class F, int I = 0>
+decltype(auto) visit_ensemble_problem(int p, F&& f) {
+  if constexpr (I + 1 < kEnsembleProblemCount) {
+    if (p != I) return visit_ensemble_problem<F, I + 1>(p, static_cast<F&&>(f));
+  }
+  return f.template operator()<typename EnsembleProblems::template at<I>>();
+}
+
+}  // namespace orrery

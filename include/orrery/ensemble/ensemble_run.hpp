@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// The types of an ensemble run (ensemble/ensemble.hpp runs one): where the trajectories start,
+// what they integrate, how the run is carried out, and what comes back. Apart from the
+// dispatcher, so that lower rooms and faces can use them without it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "orrery/core/backend.hpp"
+#include "orrery/core/hd.hpp"
+#include "orrery/core/precision.hpp"
+#include "orrery/ensemble/ensemble_problem.hpp"
+
+namespace orrery {
+
+// Where each trajectory starts: its state words then its parameter words (a row of D + P
+// values). From `rows` (N rows, row-major) when given; else every trajectory starts from `base`,
+// word `swept` (if ≥ 0) taking N evenly spaced values from `from` to `to` (the Lorenz benchmark's
+// ρ = linspace(0, 21, N)). Trivially copyable: the CUDA kernel computes a sweep's starts itself.
+struct EnsembleStarts {
+  const double* rows = nullptr;
+  double base[kEnsembleMaxWords] = {};
+  int swept = -1;
+  double from = 0, to = 0;
+};
+
+// Row i of n (words values).
+ORRERY_HD void start_row(const EnsembleStarts& s, int words, std::int64_t i, std::int64_t n,
+                                double* out) {
+  if (s.rows) {
+    for (int w = 0; w < words; ++w) out[w] = s.rows[i * words + w];
+    return;
+  }
+  for (int w = 0; w < words; ++w) out[w] = s.base[w];
+  if (s.swept >= 0)
+    out[s.swept] = n > 1 ? s.from + (s.to - s.from) * static_cast<double>(i) /
+                                        static_cast<double>(n - 1)
+                         : s.from;
+}
+
+struct EnsembleSetup {
+  int problem = 0;     // index into EnsembleProblems (ensemble/ensemble_catalogue.hpp)
+  int integrator = 0;  // index into EnsembleIntegrators
+  Precision precision = Precision::fp64;
+  double dt = 0.01;
+  std::int64_t steps = 0;
+  int samples = 1;  // the energy drift is recorded after steps·k/samples steps, k = 1 … samples
+  std::int64_t trajectories = 0;
+  EnsembleStarts starts;
+};
+
+struct EnsembleProgress {
+  std::int64_t trajectories_done = 0;
+  std::int64_t trajectories_total = 0;
+  double seconds = 0;
+};
+
+struct EnsembleRunOptions {
+  Backend backend = Backend::automatic;
+  int threads = 0;           // CPU threads; 0: every CPU this process may use
+  std::string cpu_kernel;    // "" takes the widest the CPU runs
+  std::vector<int> devices;  // CUDA devices; empty: all
+  // Called from one thread, a few times a second, and once at the end.
+  std::function<void(const EnsembleProgress&)> progress;
+};
+
+struct EnsembleRunInfo {
+  std::string backend;  // "cpu", "cuda"
+  std::string kernel;   // the CPU kernel, or the device name
+  int threads = 0;      // CPU threads, or GPUs
+  std::string note;     // e.g. why "auto" ran on the CPU
+  double seconds = 0;   // the integration (CUDA: the devices set up to the last result)
+  double kernel_seconds = 0;  // CUDA: the slowest device's kernel alone
+  double wall_seconds = 0;
+};
+
+struct EnsembleOutcome {
+  std::int64_t trajectories = 0;
+  int state_words = 0;
+  std::vector<double> final_state;  // trajectories × state_words, row-major
+  // (E − E0)/|E0| at each sample, samples × trajectories (empty for a problem without energy);
+  // NaN or ±∞ where the trajectory went non-finite.
+  std::vector<float> drift;
+  std::int64_t trajectory_steps = 0;
+  EnsembleRunInfo info;
+};
+
+}  // namespace orrery

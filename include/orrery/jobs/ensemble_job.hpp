@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// An ensemble as `orrery ensemble` describes it: a problem (henon-heiles, lorenz), where its
+// trajectories start (a grid or random points of a plane through phase space at a fixed energy,
+// a parameter swept over the trajectories, or rows of a file), the integrators and precisions to
+// run them with (one result per pair), and the HDF5 file and energy plot to write.
+// run_ensemble_job() validates everything before any work, runs each pair, and writes the files
+// (both or neither, io/output_set.hpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "orrery/core/backend.hpp"
+#include "orrery/core/parameter.hpp"
+#include "orrery/core/precision.hpp"
+#include "orrery/ensemble/ensemble_run.hpp"
+
+namespace orrery {
+
+struct EnsembleJob {
+  std::string problem = "henon-heiles";
+  std::string integrators = "leapfrog";  // comma-separated: one run each
+  std::string precisions = "fp64";       // comma-separated: one run each
+  double dt = 0.01;
+  std::int64_t steps = 10000;
+  double t_end = 0;  // > 0: steps = t_end / dt (which must be a whole number)
+  std::int64_t samples = 16;
+  std::string starts = "grid";  // grid, random, or a CSV/HDF5 file of rows
+  std::int64_t resolution = 64;  // grid: points per side
+  std::int64_t n = 4096;         // random and sweep: trajectories
+  std::uint64_t seed = 1;
+  double energy = 0.125;       // grid and random, for a problem with an energy
+  std::string plane = "y:py";  // grid and random: the plane's two state words
+  std::map<std::string, std::array<double, 2>> ranges;  // grid and random: per plane word
+  std::string state;       // the start of every word the plane does not set ("": the problem's)
+  std::string parameters;  // "rho=28,beta=2.6667": changes to the problem's defaults
+  std::string sweep;       // "rho=0:21": that word evenly over the trajectories
+  Backend backend = Backend::automatic;
+  std::int64_t threads = 0;
+  std::string cpu_kernel;
+  std::vector<int> devices;
+  std::string out = "ensemble.h5";
+  std::string plot;  // PNG of the energy drift against time ("": none)
+  bool overwrite = false;
+  std::string config;
+  bool quiet = false;
+  bool in_memory = false;  // the Python face: the results are returned, a file is optional
+};
+
+const std::vector<ParamField<EnsembleJob>>& ensemble_job_fields();
+
+// The starts of a job's trajectories, made once: rows of state then parameter words (or a sweep
+// the backends compute), and for grid starts the grid index of each row (points the energy does
+// not reach are left out).
+struct EnsembleStartSet {
+  int problem = 0;
+  int state_words = 0, parameter_words = 0;
+  std::int64_t trajectories = 0;
+  std::vector<double> rows;               // trajectories × (state + parameter words), or empty
+  std::vector<std::int64_t> grid_index;   // grid starts: k·resolution + j of each row
+  EnsembleStarts starts;                  // points into `rows` (keep the set alive)
+  std::string description;                // one line: "grid 64 x 64 of y:py at E = 0.125"
+};
+
+// Throws ParameterError for anything refused, output paths included, before any work.
+void validate(const EnsembleJob& job);
+EnsembleStartSet make_ensemble_starts(const EnsembleJob& job);
+
+struct EnsembleRunResult {
+  std::string integrator;
+  Precision precision = Precision::fp64;
+  EnsembleOutcome outcome;
+  // |ΔE/E| over the trajectories at each sample: median, 99th percentile, largest; and each
+  // trajectory's at the end and its largest over the samples (empty without an energy).
+  std::vector<double> sample_time, drift_median, drift_p99, drift_max;
+  std::vector<double> final_drift, largest_drift;
+};
+
+struct EnsembleJobOutcome {
+  EnsembleStartSet starts;
+  std::int64_t steps = 0;
+  std::vector<EnsembleRunResult> runs;
+};
+
+struct EnsembleObserver {
+  // Before each run (its index and count), and the run's progress a few times a second.
+  std::function<void(const EnsembleRunResult&, int, int)> starting;
+  std::function<void(const EnsembleProgress&)> progress;
+};
+
+EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserver& observer = {});
+
+}  // namespace orrery

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: MIT
+# orrery.ensemble: the runs `orrery ensemble` makes for the same parameters, as numpy arrays;
+# refused parameters raise ValueError with the CLI's message.
+import numpy as np
+import pytest
+
+import orrery
+
+SMALL = dict(problem="henon-heiles", energy=0.125, plane="y:py", resolution=10,
+             integrator="leapfrog,rk4", steps=500, samples=5, backend="cpu")
+
+
+def test_starts_lie_on_the_section_at_the_energy():
+    r = orrery.ensemble(**SMALL)
+    s = r["start_state"]
+    x, y, px, py = s.T
+    energy = 0.5 * (px**2 + py**2) + 0.5 * (x**2 + y**2) + x**2 * y - y**3 / 3
+    assert s.shape[1] == 4 and 10 < s.shape[0] < 100
+    assert np.all(x == 0) and np.all(px >= 0)
+    assert np.allclose(energy, 0.125, rtol=0, atol=1e-15)
+    assert r["grid_index"].shape == (s.shape[0],)
+
+
+def test_each_integrator_has_its_run_and_symplectic_error_is_smaller():
+    r = orrery.ensemble(**SMALL)
+    assert set(r["runs"]) == {"leapfrog-fp64", "rk4-fp64"}
+    lf, rk = r["runs"]["leapfrog-fp64"], r["runs"]["rk4-fp64"]
+    assert lf["final_state"].shape == r["start_state"].shape
+    assert lf["energy_error_median"].shape == (5,)
+    assert np.all(lf["energy_error_max"] >= np.abs(lf["energy_error_final"]))
+    assert lf["sample_time"][-1] == pytest.approx(500 * 0.01)
+
+
+def test_lorenz_sweep_returns_the_swept_parameter():
+    r = orrery.ensemble(problem="lorenz", sweep="rho=0:21", n=16, integrator="rk4", dt=0.001,
+                        t_end=0.5, backend="cpu")
+    assert np.array_equal(r["parameters"][:, 1], np.linspace(0, 21, 16))
+    assert "energy_error_final" not in r["runs"]["rk4-fp64"]
+
+
+def test_refused_parameters_raise_value_error():
+    with pytest.raises(ValueError, match="--integrator|integrator"):
+        orrery.ensemble(problem="lorenz", integrator="leapfrog", sweep="rho=0:1", n=4)
+    with pytest.raises(TypeError):
+        orrery.ensemble(bogus=1)

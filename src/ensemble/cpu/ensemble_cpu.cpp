@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#include "ensemble/cpu/ensemble_cpu.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "device/cpu/cpu_isa.hpp"
+#include "device/cpu/on_threads.hpp"
+#include "ensemble/cpu/ensemble_task_source.hpp"
+#include "orrery/device/cpu/cpu_threads.hpp"
+
+namespace orrery::cpu {
+
+void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
+                  EnsembleOutcome& out) {
+  const EnsembleCpuKernel& kernel =
+      choose_kernel<EnsembleCpuKernel>(ensemble_cpu_kernels(), options.cpu_kernel);
+  // No more threads than blocks of eight trajectories (the widest vector of doubles).
+  const int threads =
+      cpu_thread_count(options.threads, static_cast<std::size_t>(setup.trajectories), 8);
+  EnsembleTaskSource tasks(setup, out, &options.progress);
+  const auto start = std::chrono::steady_clock::now();
+  on_threads(threads, [&](std::size_t, std::size_t) {
+    kernel.run[static_cast<std::size_t>(setup.problem)](tasks);
+  });
+  out.info.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  tasks.report_progress();
+  out.info.backend = "cpu";
+  out.info.kernel = kernel.name;
+  out.info.threads = threads;
+  out.info.note = cpu_threads_note(options.threads);
+}
+
+}  // namespace orrery::cpu

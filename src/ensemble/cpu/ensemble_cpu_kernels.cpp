@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// The instruction-set variants of the ensemble lanes this build compiled (CMake defines
+// ORRERY_HAVE_KERNEL_<name>); device/cpu/cpu_isa.hpp chooses among them.
+#include <utility>
+
+#include "device/cpu/cpu_isa.hpp"
+#include "ensemble/cpu/ensemble_task_source.hpp"
+
+namespace orrery::cpu {
+
+#define ORRERY_DECLARE(isa)                                 \
+  namespace isa {                                           \
+  template <int Problem>                                    \
+  void run_ensemble_problem(EnsembleTaskSource&);           \
+  }
+ORRERY_FOR_EACH_CPU_ISA(ORRERY_DECLARE)
+#undef ORRERY_DECLARE
+
+namespace {
+// One entry per instruction set, each with its lanes for every problem.
+#define ORRERY_ENTRY(isa)                                                                 \
+  EnsembleCpuKernel{#isa, []<int... P>(std::integer_sequence<int, P...>) {               \
+                      return std::array<EnsembleCpuKernel::Run, kEnsembleProblemCount>{ \
+                          &isa::run_ensemble_problem<P>...};                            \
+                    }(std::make_integer_sequence<int, kEnsembleProblemCount>{})},
+constexpr EnsembleCpuKernel kKernels[] = {ORRERY_FOR_EACH_CPU_ISA(ORRERY_ENTRY)};
+#undef ORRERY_ENTRY
+}  // namespace
+
+std::span<const EnsembleCpuKernel> ensemble_cpu_kernels() { return kKernels; }
+
+}  // namespace orrery::cpu

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// The CPU ensemble kernel, compiled once per instruction set and problem (ORRERY_CPU_KERNEL names
+// the variant, with CMake's -march for it; ORRERY_ENSEMBLE_PROBLEM the index into
+// ensemble/ensemble_catalogue.hpp). One SIMD lane integrates one trajectory with the shared
+// ORRERY_HD agent (integrate_trajectory, ensemble/ensemble_problem.hpp), the same one the CUDA
+// kernel runs; a thread takes a vector's worth of trajectories at a time.
+#include <algorithm>
+
+#include "ensemble/cpu/ensemble_task_source.hpp"
+#include "ensemble/index_dispatch.hpp"
+#include "orrery/core/simd.hpp"
+#include "orrery/ensemble/ensemble_catalogue.hpp"
+
+#if !defined(ORRERY_CPU_KERNEL) || !defined(ORRERY_ENSEMBLE_PROBLEM)
+#error "compile with -DORRERY_CPU_KERNEL=<isa> -DORRERY_ENSEMBLE_PROBLEM=<index>"
+#endif
+
+namespace orrery::cpu::ORRERY_CPU_KERNEL {
+namespace {
+
+template <class Problem, class Table, class R>
+void run_lanes(EnsembleTaskSource& src) {
+  using V = stdx::native_simd<R>;
+  using System = EnsembleSystem<Problem, V>;
+  constexpr int L = static_cast<int>(V::size());
+  constexpr int D = System::D, P = System::P;
+  const EnsembleSetup& s = src.setup;
+  const typename Problem::Data data{};
+  const V dt(static_cast<R>(s.dt));
+  const std::int64_t n = s.trajectories;
+
+  std::int64_t first = 0, count = 0, finished = 0;
+  while (src.next_block(L, first, count, finished)) {
+    typename System::State st;
+    typename System::Parameters k;
+    double rows[L][kEnsembleMaxWords];
+    double e0[L];
+    // Lanes past the last trajectory integrate a copy of it (finite values, results dropped).
+    for (int l = 0; l < L; ++l) {
+      start_row(s.starts, D + P, first + std::min<std::int64_t>(l, count - 1), n, rows[l]);
+      for (int w = 0; w < D; ++w) System::word(st, w)[l] = static_cast<R>(rows[l][w]);
+      for (int w = 0; w < P; ++w) k.value[w][l] = static_cast<R>(rows[l][D + w]);
+      if constexpr (Problem::has_energy) e0[l] = Problem::energy(data, rows[l] + D, rows[l]);
+    }
+    const auto field = Problem::template field<V>(data, k);
+    integrate_trajectory<Problem, Table, V>(
+        st, field, dt, s.steps, s.samples, [&](int sample, const typename System::State& now) {
+          if constexpr (Problem::has_energy) {
+            float* out = src.drift + static_cast<std::int64_t>(sample - 1) * n + first;
+            for (int l = 0; l < count; ++l) {
+              double y[D];
+              for (int w = 0; w < D; ++w) y[w] = static_cast<double>(System::word(now, w)[l]);
+              out[l] = static_cast<float>(
+                  relative_drift(Problem::energy(data, rows[l] + D, y), e0[l]));
+            }
+          }
+        });
+    for (int l = 0; l < count; ++l)
+      for (int w = 0; w < D; ++w)
+        src.final_state[(first + l) * D + w] = static_cast<double>(System::word(st, w)[l]);
+    finished += count;
+  }
+  src.next_block(L, first, count, finished);  // hands in the last block
+}
+
+template <class Problem>
+void run_problem(EnsembleTaskSource& src) {
+  const EnsembleSetup& s = src.setup;
+  visit_index<kEnsembleIntegratorCount>(s.integrator, [&]<int I>() {
+    using Table = EnsembleIntegrators::at<I>;
+    if constexpr (integrator_applies<Problem, Table>) {
+      if (s.precision == Precision::fp32)
+        run_lanes<Problem, Table, float>(src);
+      else
+        run_lanes<Problem, Table, double>(src);
+    }
+  });
+}
+
+}  // namespace
+
+template <int Problem>
+void run_ensemble_problem(EnsembleTaskSource& src) {
+  run_problem<EnsembleProblems::at<Problem>>(src);
+}
+
+template void run_ensemble_problem<ORRERY_ENSEMBLE_PROBLEM>(EnsembleTaskSource&);
+
+}  // namespace orrery::cpu::ORRERY_CPU_KERNEL

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+#include "ensemble/cuda/ensemble_cuda.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "device/cuda/cuda_check.hpp"
+#include "device/cuda/device_info.hpp"
+#include "device/cuda/device_team.hpp"
+#include "device/cuda/memory.hpp"
+#include "ensemble/cuda/ensemble_kernel.hpp"
+#include "orrery/ensemble/ensemble_catalogue.hpp"
+
+namespace orrery::cuda {
+
+namespace {
+
+// A device's buffers, kept for the life of the process: allocating and pinning hundreds of
+// megabytes costs more than a run of a million trajectories (GrowingArray only grows).
+struct EnsembleBuffers {
+  DeviceArray<double> rows;
+  DeviceArray<unsigned char> final_state;
+  DeviceArray<float> drift;
+  PinnedArray<unsigned char> final_host;
+  PinnedArray<float> drift_host;
+};
+
+EnsembleBuffers& buffers_of(int device) {
+  static std::mutex lock;
+  static std::map<int, std::unique_ptr<EnsembleBuffers>> all;
+  const std::lock_guard<std::mutex> hold(lock);
+  auto& b = all[device];
+  if (!b) b = std::make_unique<EnsembleBuffers>();
+  return *b;
+}
+
+// One device's share: its trajectories, its buffers, and the events around its kernel.
+struct EnsembleShare : TeamMember {
+  std::int64_t first = 0, n = 0;
+  EnsembleBuffers* buffers = nullptr;
+  cudaEvent_t begin = nullptr, end = nullptr;
+  ~EnsembleShare() {
+    if (begin) cudaEventDestroy(begin);
+    if (end) cudaEventDestroy(end);
+  }
+};
+
+// The device's structure of arrays in the precision's Real as rows of doubles, on every core.
+template <class R>
+void gather_state(const EnsembleShare& s, int words, EnsembleOutcome& out) {
+  const R* soa = reinterpret_cast<const R*>(s.buffers->final_host.get());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < s.n; ++i)
+    for (int w = 0; w < words; ++w)
+      out.final_state[static_cast<std::size_t>((s.first + i) * words + w)] =
+          static_cast<double>(soa[w * s.n + i]);
+}
+
+}  // namespace
+
+void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
+                  EnsembleOutcome& out) {
+  const EnsembleProblemInfo& problem = ensemble_problems()[static_cast<std::size_t>(setup.problem)];
+  const int words = problem.state_words, row_words = words + problem.parameters;
+  const std::size_t real = setup.precision == Precision::fp32 ? sizeof(float) : sizeof(double);
+  const auto start = std::chrono::steady_clock::now();
+
+  // The first device works on its default stream, the others on the team's.
+  DeviceTeam team(devices_or_all(options.devices, "the CUDA ensemble"), nullptr);
+  auto shares = shares_of<EnsembleShare>(team);
+  std::int64_t sms = 0;
+  for (const auto& s : shares) sms += s->sms;
+  std::int64_t given = 0, weight = 0;
+  for (auto& s : shares) {
+    weight += s->sms;
+    s->first = given;
+    s->n = setup.trajectories * weight / sms - given;
+    given += s->n;
+  }
+
+  for (auto& s : shares) {
+    if (s->n == 0) continue;
+    const std::string where = fmt::format("the ensemble on device {}", s->device);
+    ORRERY_CUDA_CHECK(cudaSetDevice(s->device), where);
+    s->buffers = &buffers_of(s->device);
+    EnsembleBuffers& b = *s->buffers;
+    ORRERY_CUDA_CHECK(cudaEventCreate(&s->begin), where);
+    ORRERY_CUDA_CHECK(cudaEventCreate(&s->end), where);
+    const auto n = static_cast<std::size_t>(s->n);
+    EnsembleKernelArgs a;
+    a.starts = setup.starts;
+    if (setup.starts.rows) {
+      a.starts.rows = b.rows.reserve(n * row_words);
+      ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.rows.get(), setup.starts.rows + s->first * row_words,
+                                        n * row_words * sizeof(double), cudaMemcpyHostToDevice,
+                                        s->stream),
+                        where);
+    }
+    a.first = s->first;
+    a.n = s->n;
+    a.total = setup.trajectories;
+    a.dt = setup.dt;
+    a.steps = setup.steps;
+    a.samples = setup.samples;
+    a.final_state = b.final_state.reserve(n * words * real);
+    if (!out.drift.empty()) a.drift = b.drift.reserve(n * setup.samples);
+    ORRERY_CUDA_CHECK(cudaEventRecord(s->begin, s->stream), where);
+    launch_ensemble_kernel(setup, a, s->stream);
+    ORRERY_CUDA_CHECK(cudaEventRecord(s->end, s->stream), where);
+    ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.final_host.reserve(n * words * real), a.final_state,
+                                      n * words * real, cudaMemcpyDeviceToHost, s->stream),
+                      where);
+    if (a.drift)
+      ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.drift_host.reserve(n * setup.samples), a.drift,
+                                        n * setup.samples * sizeof(float),
+                                        cudaMemcpyDeviceToHost, s->stream),
+                        where);
+  }
+
+  double kernel_seconds = 0;
+  for (auto& s : shares) {
+    if (s->n == 0) continue;
+    const std::string where = fmt::format("the ensemble on device {}", s->device);
+    ORRERY_CUDA_CHECK(cudaSetDevice(s->device), where);
+    ORRERY_CUDA_CHECK(cudaStreamSynchronize(s->stream), where);
+    float ms = 0;
+    ORRERY_CUDA_CHECK(cudaEventElapsedTime(&ms, s->begin, s->end), where);
+    kernel_seconds = std::max(kernel_seconds, ms / 1e3);
+    if (setup.precision == Precision::fp32)
+      gather_state<float>(*s, words, out);
+    else
+      gather_state<double>(*s, words, out);
+    for (int k = 0; k < setup.samples && !out.drift.empty(); ++k)
+      std::copy_n(s->buffers->drift_host.get() + static_cast<std::size_t>(k) * s->n, s->n,
+                  out.drift.begin() + static_cast<std::ptrdiff_t>(k * setup.trajectories + s->first));
+  }
+
+  out.info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.info.kernel_seconds = kernel_seconds;
+  out.info.backend = "cuda";
+  out.info.kernel = device_name(team[0].device);
+  out.info.threads = static_cast<int>(team.size());
+  if (options.progress) {
+    EnsembleProgress p;
+    p.trajectories_done = p.trajectories_total = setup.trajectories;
+    p.seconds = out.info.seconds;
+    options.progress(p);
+  }
+}
+
+}  // namespace orrery::cuda

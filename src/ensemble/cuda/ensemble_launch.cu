@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// Launching the ensemble kernel of a setup's problem: the kernels of each problem are compiled in
+// their own file (ensemble_kernel.cuh, instantiated per problem by CMake), chosen here by index.
+#include <cuda_runtime.h>
+
+#include <array>
+#include <utility>
+
+#include "device/cuda/cuda_check.hpp"
+#include "ensemble/cuda/ensemble_kernel.hpp"
+#include "orrery/ensemble/ensemble_catalogue.hpp"
+
+namespace orrery::cuda {
+
+namespace {
+
+using Pick = EnsembleKernelFn (*)(int, Precision);
+
+template <int... P>
+constexpr std::array<Pick, sizeof...(P)> picks(std::integer_sequence<int, P...>) {
+  return {&ensemble_kernel_for<P>...};
+}
+constexpr auto kPicks = picks(std::make_integer_sequence<int, kEnsembleProblemCount>{});
+
+}  // namespace
+
+void launch_ensemble_kernel(const EnsembleSetup& setup, const EnsembleKernelArgs& args,
+                            cudaStream_t stream) {
+  const EnsembleKernelFn kernel =
+      kPicks.at(static_cast<std::size_t>(setup.problem))(setup.integrator, setup.precision);
+  const auto blocks = static_cast<unsigned>((args.n + kEnsembleThreadsPerBlock - 1) /
+                                            kEnsembleThreadsPerBlock);
+  kernel<<<blocks, kEnsembleThreadsPerBlock, 0, stream>>>(args);
+  ORRERY_CUDA_CHECK(cudaGetLastError(), "launching the ensemble kernel");
+}
+
+}  // namespace orrery::cuda

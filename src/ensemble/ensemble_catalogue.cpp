@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#include "orrery/ensemble/ensemble_catalogue.hpp"
+
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "orrery/core/error.hpp"
+
+namespace orrery {
+
+static_assert(kEnsembleProblemCount == ORRERY_ENSEMBLE_PROBLEM_COUNT,
+              "src/CMakeLists.txt compiles the ensemble kernels for ORRERY_ENSEMBLE_PROBLEM_COUNT "
+              "problems: make it the length of EnsembleProblems");
+
+namespace {
+
+template <class Problem>
+EnsembleProblemInfo problem_info() {
+  return {Problem::name,
+          Problem::description,
+          Problem::second_order,
+          Problem::coordinates,
+          Problem::parameters,
+          EnsembleSystem<Problem, double>::D,
+          {Problem::state_names.begin(), Problem::state_names.end()},
+          {Problem::parameter_names.begin(), Problem::parameter_names.end()},
+          {Problem::state_defaults.begin(), Problem::state_defaults.end()},
+          {Problem::parameter_defaults.begin(), Problem::parameter_defaults.end()},
+          Problem::has_energy};
+}
+
+template <std::size_t... I>
+std::vector<EnsembleProblemInfo> problem_infos(std::index_sequence<I...>) {
+  return {problem_info<EnsembleProblems::at<I>>()...};
+}
+
+template <std::size_t... I>
+std::vector<EnsembleIntegratorInfo> integrator_infos(std::index_sequence<I...>) {
+  return {EnsembleIntegratorInfo{
+      EnsembleIntegrators::at<I>::name, EnsembleIntegrators::at<I>::description,
+      EnsembleIntegrators::at<I>::order, EnsembleIntegrators::at<I>::family}...};
+}
+
+template <class Info>
+std::vector<std::string> names_of(const std::vector<Info>& all) {
+  std::vector<std::string> names;
+  for (const auto& i : all) names.emplace_back(i.name);
+  return names;
+}
+
+template <class Info>
+int index_of(const std::vector<Info>& all, std::string_view name, const char* parameter) {
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (all[i].name == name) return static_cast<int>(i);
+  throw ParameterError(parameter, std::string(name),
+                       fmt::format("one of: {}", fmt::join(names_of(all), ", ")));
+}
+
+}  // namespace
+
+const std::vector<EnsembleProblemInfo>& ensemble_problems() {
+  static const std::vector<EnsembleProblemInfo> all =
+      problem_infos(std::make_index_sequence<kEnsembleProblemCount>{});
+  return all;
+}
+
+const std::vector<EnsembleIntegratorInfo>& ensemble_integrators() {
+  static const std::vector<EnsembleIntegratorInfo> all =
+      integrator_infos(std::make_index_sequence<kEnsembleIntegratorCount>{});
+  return all;
+}
+
+std::vector<std::string> ensemble_problem_names() { return names_of(ensemble_problems()); }
+std::vector<std::string> ensemble_integrator_names() { return names_of(ensemble_integrators()); }
+
+int ensemble_problem_index(std::string_view name) {
+  return index_of(ensemble_problems(), name, "problem");
+}
+int ensemble_integrator_index(std::string_view name) {
+  return index_of(ensemble_integrators(), name, "integrator");
+}
+
+void check_integrator_applies(int problem, int integrator) {
+  const EnsembleProblemInfo& p = ensemble_problems().at(static_cast<std::size_t>(problem));
+  const EnsembleIntegratorInfo& m = ensemble_integrators().at(static_cast<std::size_t>(integrator));
+  if (p.second_order || m.family == IntegratorFamily::explicit_runge_kutta) return;
+  std::vector<std::string> fit;
+  for (const auto& i : ensemble_integrators())
+    if (i.family == IntegratorFamily::explicit_runge_kutta) fit.emplace_back(i.name);
+  throw ParameterError("integrator", std::string(m.name),
+                       fmt::format("for {} (a first-order system, not H = |p|^2/2 + V(q)) one of: {}",
+                                   p.name, fmt::join(fit, ", ")));
+}
+
+}  // namespace orrery

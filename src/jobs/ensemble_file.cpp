@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#include "orrery/jobs/ensemble_file.hpp"
+
+#include <fmt/format.h>
+
+#include "orrery/core/version.hpp"
+#include "orrery/ensemble/ensemble_catalogue.hpp"
+#include "orrery/io/hdf5_file.hpp"
+#include "orrery/io/param_attributes.hpp"
+
+namespace orrery {
+
+namespace {
+
+constexpr const char* kFormat = "orrery-ensemble";
+
+std::string joined(const std::vector<std::string_view>& names) {
+  std::string s;
+  for (auto n : names) {
+    if (!s.empty()) s += ',';
+    s += n;
+  }
+  return s;
+}
+
+void write_columns(hid_t group, const std::string& name, const std::vector<double>& values,
+                   std::int64_t rows, int columns) {
+  const hsize_t dims[2] = {static_cast<hsize_t>(rows), static_cast<hsize_t>(columns)};
+  h5::write_dataset<double>(group, name, values, dims);
+}
+
+void write_vector(hid_t group, const std::string& name, const std::vector<double>& values) {
+  const hsize_t dims[1] = {static_cast<hsize_t>(values.size())};
+  h5::write_dataset<double>(group, name, values, dims);
+}
+
+}  // namespace
+
+std::string ensemble_run_name(const EnsembleRunResult& run) {
+  return fmt::format("{}-{}", run.integrator, to_string(run.precision));
+}
+
+std::string encode_ensemble_file(const std::string& name, const EnsembleJob& job,
+                                 const EnsembleJobOutcome& outcome) {
+  const EnsembleStartSet& s = outcome.starts;
+  const EnsembleProblemInfo& info = ensemble_problems()[static_cast<std::size_t>(s.problem)];
+  const std::int64_t n = s.trajectories;
+  const int row_words = s.state_words + s.parameter_words;
+  h5::Handle file = h5::create_memory_file(name);
+
+  // The starts as rows of state and parameter words, whether given or swept.
+  std::vector<double> state(static_cast<std::size_t>(n * s.state_words));
+  std::vector<double> params(static_cast<std::size_t>(n * s.parameter_words));
+  std::vector<double> row(static_cast<std::size_t>(row_words));
+  for (std::int64_t i = 0; i < n; ++i) {
+    start_row(s.starts, row_words, i, n, row.data());
+    for (int w = 0; w < s.state_words; ++w) state[i * s.state_words + w] = row[w];
+    for (int w = 0; w < s.parameter_words; ++w)
+      params[i * s.parameter_words + w] = row[s.state_words + w];
+  }
+  write_columns(file.id(), "start_state", state, n, s.state_words);
+  if (s.parameter_words > 0) write_columns(file.id(), "parameters", params, n, s.parameter_words);
+  if (!s.grid_index.empty()) {
+    const hsize_t dims[1] = {s.grid_index.size()};
+    h5::write_dataset<std::int64_t>(file.id(), "grid_index", s.grid_index, dims);
+  }
+
+  write_param_attributes(file.id(), ensemble_job_fields(), job);
+  h5::write_attribute(file.id(), "format", kFormat);
+  h5::write_attribute(file.id(), "state_names", joined(info.state_names));
+  h5::write_attribute(file.id(), "parameter_names", joined(info.parameter_names));
+  h5::write_attribute(file.id(), "starts_description", s.description);
+  h5::write_attribute(file.id(), "trajectories", n);
+  h5::write_attribute(file.id(), "steps_run", outcome.steps);
+  h5::write_attribute(file.id(), "orrery_version", version());
+  h5::write_attribute(file.id(), "git_hash", git_hash());
+
+  h5::Handle runs = h5::create_group(file.id(), "runs");
+  for (const EnsembleRunResult& r : outcome.runs) {
+    h5::Handle g = h5::create_group(runs.id(), ensemble_run_name(r));
+    write_columns(g.id(), "final_state", r.outcome.final_state, n, s.state_words);
+    if (!r.final_drift.empty()) {
+      write_vector(g.id(), "energy_error_final", r.final_drift);
+      write_vector(g.id(), "energy_error_max", r.largest_drift);
+      write_vector(g.id(), "sample_time", r.sample_time);
+      write_vector(g.id(), "energy_error_median", r.drift_median);
+      write_vector(g.id(), "energy_error_p99", r.drift_p99);
+      write_vector(g.id(), "energy_error_max_over_trajectories", r.drift_max);
+    }
+    const EnsembleRunInfo& i = r.outcome.info;
+    h5::write_attribute(g.id(), "integrator", r.integrator);
+    h5::write_attribute(g.id(), "precision", to_string(r.precision));
+    h5::write_attribute(g.id(), "backend", i.backend);
+    h5::write_attribute(g.id(), "kernel", i.kernel);
+    h5::write_attribute(g.id(), "threads", std::int64_t{i.threads});
+    h5::write_attribute(g.id(), "seconds", i.seconds);
+    h5::write_attribute(g.id(), "trajectory_steps", r.outcome.trajectory_steps);
+    h5::write_attribute(g.id(), "trajectory_steps_per_s",
+                        i.seconds > 0 ? static_cast<double>(r.outcome.trajectory_steps) / i.seconds
+                                      : 0.0);
+  }
+  return h5::file_image(file.id());
+}
+
+}  // namespace orrery

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: MIT
+// The parameters of `orrery ensemble`, described once (core/parameter.hpp), and the job itself.
+#include "orrery/jobs/ensemble_job.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "jobs/ensemble_text.hpp"
+#include "orrery/core/error.hpp"
+#include "orrery/core/memory_budget.hpp"
+#include "orrery/ensemble/ensemble.hpp"
+#include "orrery/ensemble/ensemble_catalogue.hpp"
+#include "orrery/jobs/ensemble_file.hpp"
+#include "orrery/io/output_path.hpp"
+#include "orrery/io/output_set.hpp"
+#include "orrery/io/png_file.hpp"
+#include "orrery/jobs/compute_fields.hpp"
+#include "orrery/jobs/ensemble_plot.hpp"
+
+namespace orrery {
+
+namespace {
+
+using J = EnsembleJob;
+constexpr std::int64_t kMaxSteps = std::int64_t{1} << 40;
+constexpr std::int64_t kMaxTrajectories = std::int64_t{1} << 31;
+
+// Every state word of every problem, for the --NAME-range options.
+std::vector<std::string> plane_words() {
+  std::vector<std::string> words;
+  for (const auto& p : ensemble_problems())
+    for (auto name : p.state_names)
+      if (std::find(words.begin(), words.end(), name) == words.end()) words.emplace_back(name);
+  return words;
+}
+
+std::vector<ParamField<J>> make_fields() {
+  std::vector<ParamField<J>> f;
+  {
+    auto p = text_field("problem", "the system every trajectory integrates", &J::problem);
+    p.kind = ParamKind::Choice;
+    for (const auto& name : ensemble_problem_names()) p.choices.push_back(name);
+    f.push_back(std::move(p));
+  }
+  auto integrators = text_field(
+      "integrator",
+      fmt::format("integrators, comma-separated (one run each): {}",
+                  fmt::join(ensemble_integrator_names(), ", ")),
+      &J::integrators);
+  integrators.placeholder = "NAME,...";
+  f.push_back(std::move(integrators));
+  auto precisions = text_field("precision", "precisions, comma-separated (one run each): fp64, fp32",
+                               &J::precisions);
+  precisions.placeholder = "fp64,...";
+  f.push_back(std::move(precisions));
+  f.push_back(real_field("dt", "time step", &J::dt, RealRule::Positive));
+  {
+    auto s = integer_field("steps", "steps of every trajectory", &J::steps, 1, kMaxSteps);
+    s.excludes = {"t-end"};
+    f.push_back(std::move(s));
+  }
+  f.push_back(real_field("t-end", "end time instead of --steps (a whole number of --dt)",
+                         &J::t_end, RealRule::NonNegative));
+  f.push_back(integer_field("samples",
+                            "times at which the energy drift is recorded, evenly spaced",
+                            &J::samples, 1, kEnsembleMaxSamples));
+  {
+    auto s = text_field("starts", "grid, random, or a CSV or HDF5 file of start rows", &J::starts);
+    s.placeholder = "grid|random|FILE";
+    f.push_back(std::move(s));
+  }
+  f.push_back(integer_field("resolution", "grid starts: points per side of the plane",
+                            &J::resolution, 1, 1 << 15));
+  f.push_back(integer_field("n", "random starts and sweeps: trajectories", &J::n, 1,
+                            kMaxTrajectories));
+  {
+    ParamField<J> s{"seed", "random starts: seed of the generator", ParamKind::Integer};
+    s.set = [](J& j, const ParamValue& v) {
+      j.seed = static_cast<std::uint64_t>(require_integer("seed", v, 0, INT64_MAX));
+    };
+    s.get = [](const J& j) { return ParamValue{static_cast<std::int64_t>(j.seed)}; };
+    f.push_back(std::move(s));
+  }
+  f.push_back(real_field("energy",
+                         "grid and random starts: the energy that fixes a free momentum",
+                         &J::energy, RealRule::Finite));
+  {
+    auto p = text_field("plane", "grid and random starts: the plane's two state words, A:B",
+                        &J::plane);
+    p.placeholder = "A:B";
+    f.push_back(std::move(p));
+  }
+  for (const std::string& word : plane_words()) {
+    ParamField<J> r{word + "-range",
+                    fmt::format("range of {} on the plane, A:B (default: what --energy reaches)",
+                                word),
+                    ParamKind::Reals, 2, ':'};
+    r.set = [word](J& j, const ParamValue& v) {
+      j.ranges[word] = require_interval(word + "-range", v);
+    };
+    r.get = [word](const J& j) {
+      const auto it = j.ranges.find(word);
+      return ParamValue{it == j.ranges.end() ? std::vector<double>{}
+                                             : std::vector<double>{it->second[0], it->second[1]}};
+    };
+    f.push_back(std::move(r));
+  }
+  {
+    auto s = text_field("state",
+                        "start of the words the starts do not set, comma-separated (default: the "
+                        "problem's)",
+                        &J::state);
+    s.placeholder = "X,...";
+    f.push_back(std::move(s));
+  }
+  {
+    auto p = text_field("parameters", "changes to the problem's parameters, e.g. rho=28,beta=2.5",
+                        &J::parameters);
+    p.placeholder = "NAME=X,...";
+    f.push_back(std::move(p));
+  }
+  {
+    auto s = text_field("sweep",
+                        "a state word or parameter evenly from A to B over --n trajectories, "
+                        "e.g. rho=0:21",
+                        &J::sweep);
+    s.placeholder = "NAME=A:B";
+    f.push_back(std::move(s));
+  }
+  add_backend_fields(f, &J::backend, &J::devices, &J::cpu_kernel, "where to compute");
+  f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
+  f.push_back(text_field("out", "HDF5 file of the starts, final states and energy drift",
+                         &J::out));
+  f.push_back(text_field("plot", "PNG of the energy drift against time (default: none)",
+                         &J::plot));
+  f.push_back(flag_field("overwrite",
+                         "replace --out and --plot where they exist (without it they are refused)",
+                         &J::overwrite));
+  f.push_back(flag_field("quiet", "no progress line and no summary", &J::quiet));
+  return f;
+}
+
+std::vector<std::string> list_of(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  for (;;) {
+    const auto at = text.find(',', start);
+    items.push_back(text.substr(start, at == std::string::npos ? at : at - start));
+    if (at == std::string::npos) return items;
+    start = at + 1;
+  }
+}
+
+struct RunChoice {
+  int integrator;
+  Precision precision;
+};
+
+std::vector<RunChoice> run_choices(const EnsembleJob& job, int problem) {
+  std::vector<RunChoice> runs;
+  std::vector<Precision> precisions;
+  for (const auto& word : list_of(job.precisions)) {
+    if (word == "fp64")
+      precisions.push_back(Precision::fp64);
+    else if (word == "fp32")
+      precisions.push_back(Precision::fp32);
+    else
+      throw ParameterError("--precision", job.precisions, "fp64, fp32 or both, comma-separated");
+  }
+  for (const auto& name : list_of(job.integrators)) {
+    int index = 0;
+    try {
+      index = ensemble_integrator_index(name);
+      check_integrator_applies(problem, index);
+    } catch (const ParameterError& e) {
+      throw e.renamed("--integrator");
+    }
+    for (Precision p : precisions) {
+      for (const RunChoice& r : runs)
+        if (r.integrator == index && r.precision == p)
+          throw ParameterError("--integrator", job.integrators, "each integrator once");
+      runs.push_back({index, p});
+    }
+  }
+  return runs;
+}
+
+std::int64_t steps_of(const EnsembleJob& job) {
+  if (job.t_end <= 0) return job.steps;
+  const double steps = job.t_end / job.dt;
+  const double whole = std::round(steps);
+  if (whole < 1 || std::abs(steps - whole) > 1e-9 * whole || whole > static_cast<double>(kMaxSteps))
+    throw ParameterError("--t-end", fmt::format("{}", job.t_end),
+                         fmt::format("a whole number of --dt {} steps, from 1 to {}", job.dt,
+                                     kMaxSteps));
+  return static_cast<std::int64_t>(whole);
+}
+
+// The sorted |x| of the finite values; non-finite ones count as +∞ and sort last.
+double percentile(std::vector<double>& sorted_abs, double q) {
+  if (sorted_abs.empty()) return 0;
+  const auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted_abs.size())));
+  return sorted_abs[std::min(sorted_abs.size() - 1, k == 0 ? 0 : k - 1)];
+}
+
+void summarise_drift(EnsembleRunResult& r, const EnsembleSetup& setup) {
+  const EnsembleOutcome& o = r.outcome;
+  if (o.drift.empty()) return;
+  const auto n = static_cast<std::size_t>(o.trajectories);
+  r.final_drift.assign(n, 0.0);
+  r.largest_drift.assign(n, 0.0);
+  std::vector<double> row(n);
+  for (int k = 0; k < setup.samples; ++k) {
+    r.sample_time.push_back(setup.dt * static_cast<double>(setup.steps * (k + 1) / setup.samples));
+    for (std::size_t i = 0; i < n; ++i) {
+      const double d = o.drift[static_cast<std::size_t>(k) * n + i];
+      const double a = std::isfinite(d) ? std::abs(d) : INFINITY;
+      row[i] = a;
+      r.largest_drift[i] = std::max(r.largest_drift[i], a);
+      if (k + 1 == setup.samples) r.final_drift[i] = d;
+    }
+    std::sort(row.begin(), row.end());
+    r.drift_median.push_back(percentile(row, 0.5));
+    r.drift_p99.push_back(percentile(row, 0.99));
+    r.drift_max.push_back(row.back());
+  }
+}
+
+}  // namespace
+
+const std::vector<ParamField<EnsembleJob>>& ensemble_job_fields() {
+  static const auto fields = make_fields();
+  return fields;
+}
+
+void validate(const EnsembleJob& job) {
+  // Parameters set in code bypass the setters' rules: apply them again.
+  EnsembleJob copy = job;
+  for (const auto& field : ensemble_job_fields())
+    if (field.get && !(field.kind == ParamKind::Reals &&
+                       std::get<std::vector<double>>(field.get(job)).empty()))
+      field.set(copy, field.get(job));
+  int problem = 0;
+  try {
+    problem = ensemble_problem_index(job.problem);
+  } catch (const ParameterError& e) {
+    throw e.renamed("--problem");
+  }
+  const std::int64_t steps = steps_of(job);
+  if (job.samples > steps)
+    throw ParameterError("--samples", fmt::format("{}", job.samples),
+                         fmt::format("at most --steps ({})", steps));
+  run_choices(job, problem);
+  try {
+    check_devices_for_backend(job.backend, job.devices);
+    if (!job.cpu_kernel.empty()) resolve_cpu_kernel(job.cpu_kernel);
+  } catch (const ParameterError& e) {
+    throw e.renamed("--" + e.parameter());
+  }
+  const EnsembleProblemInfo& info = ensemble_problems()[static_cast<std::size_t>(problem)];
+  const std::int64_t n = job.sweep.empty() ? (job.starts == "grid" ? job.resolution * job.resolution
+                                                                   : job.n)
+                                           : job.n;
+  // Per trajectory: the start row, the final state of each run and its drift samples in memory
+  // at once, and the same again while the file is encoded.
+  const double per_trajectory =
+      8.0 * (info.state_words + info.parameters) +
+      static_cast<double>(run_choices(job, problem).size()) *
+          (2.0 * 8.0 * info.state_words + (info.has_energy ? 4.0 * job.samples + 16.0 : 0.0));
+  check_memory(fmt::format("{} trajectories", n), static_cast<double>(n) * per_trajectory);
+
+  if (job.out.empty() && job.plot.empty() && !job.in_memory)
+    throw ParameterError("--out", "", "a file to write (an HDF5 file, or --plot's PNG)");
+  for (const auto& [flag, path] : {std::pair{"--out", &job.out}, std::pair{"--plot", &job.plot}}) {
+    if (path->empty()) continue;
+    check_output_path(flag, *path);
+    check_output_is_not_input(flag, *path, "--config", job.config);
+    if (job.starts != "grid" && job.starts != "random")
+      check_output_is_not_input(flag, *path, "--starts", job.starts);
+    std::error_code ec;
+    if (!job.overwrite && std::filesystem::exists(*path, ec))
+      throw ParameterError(flag, *path,
+                           "a file that does not exist yet (add --overwrite to replace it)");
+  }
+  if (!job.out.empty() && !job.plot.empty() && same_file(job.out, job.plot))
+    throw ParameterError("--plot", job.plot, "a path other than --out");
+  if (!job.plot.empty() && !info.has_energy)
+    throw ParameterError("--plot", job.plot,
+                         fmt::format("none: {} has no energy to plot", info.name));
+}
+
+EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserver& observer) {
+  validate(job);
+  EnsembleJobOutcome outcome;
+  outcome.starts = make_ensemble_starts(job);
+  outcome.steps = steps_of(job);
+  const auto choices = run_choices(job, outcome.starts.problem);
+
+  EnsembleRunOptions options;
+  options.backend = job.backend;
+  options.threads = static_cast<int>(job.threads);
+  options.cpu_kernel = job.cpu_kernel;
+  options.devices = job.devices;
+  options.progress = observer.progress;
+  for (std::size_t c = 0; c < choices.size(); ++c) {
+    EnsembleSetup setup;
+    setup.problem = outcome.starts.problem;
+    setup.integrator = choices[c].integrator;
+    setup.precision = choices[c].precision;
+    setup.dt = job.dt;
+    setup.steps = outcome.steps;
+    setup.samples = static_cast<int>(job.samples);
+    setup.trajectories = outcome.starts.trajectories;
+    setup.starts = outcome.starts.starts;
+    EnsembleRunResult r;
+    r.integrator = ensemble_integrators()[static_cast<std::size_t>(setup.integrator)].name;
+    r.precision = setup.precision;
+    if (observer.starting) observer.starting(r, static_cast<int>(c), static_cast<int>(choices.size()));
+    r.outcome = run_ensemble(setup, options);
+    summarise_drift(r, setup);
+    outcome.runs.push_back(std::move(r));
+  }
+
+  // The data first and the picture last: a new picture always has its data beside it.
+  OutputSet outputs;
+  if (!job.out.empty()) outputs.add(job.out, encode_ensemble_file(job.out, job, outcome));
+  if (!job.plot.empty()) outputs.add(job.plot, encode_png(draw_ensemble_drift(job, outcome)));
+  outputs.commit();
+  return outcome;
+}
+
+}  // namespace orrery

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// `orrery ensemble` as a user runs it: the published Hénon–Heiles experiment on a small grid (the
+// starts on the section x = 0 at the energy asked, px > 0; one result per integrator and
+// precision; the file's description of the run), the Lorenz sweep, a plot, and refusals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "orrery/io/hdf5_file.hpp"
+#include "orrery/physics/henon_heiles.hpp"
+#include "run_cli.hpp"
+
+namespace orrery {
+namespace {
+
+using test::run_cli;
+
+TEST(EnsembleCli, HenonHeilesGridAtAFixedEnergy) {
+  test::TempDir dir;
+  const auto r = run_cli({"ensemble", "--problem", "henon-heiles", "--energy", "0.125",
+                          "--plane", "y:py", "--resolution", "12", "--integrator",
+                          "leapfrog,rk4", "--precision", "fp64,fp32", "--steps", "2000",
+                          "--samples", "4", "--out", "hh.h5", "--backend", "cpu"},
+                         dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("leapfrog fp32"), std::string::npos) << r.out;
+  h5::Handle file = h5::open_file((dir / "hh.h5").string());
+  std::vector<hsize_t> dims;
+  const auto start = h5::read_dataset<double>(file.id(), "start_state", &dims);
+  ASSERT_EQ(dims.size(), 2u);
+  ASSERT_EQ(dims[1], 4u);
+  const std::size_t n = dims[0];
+  EXPECT_GT(n, 12u * 12u / 3) << "most of the window is reached at E = 1/8";
+  EXPECT_LT(n, 12u * 12u) << "the corners of the window are not";
+  for (std::size_t i = 0; i < n; ++i) {
+    const double q[2] = {start[i * 4], start[i * 4 + 1]}, p[2] = {start[i * 4 + 2], start[i * 4 + 3]};
+    EXPECT_EQ(q[0], 0.0);
+    EXPECT_GE(p[0], 0.0);
+    EXPECT_NEAR(henon_heiles_energy(q, p), 0.125, 1e-15);
+  }
+  const auto grid = h5::read_dataset<std::int64_t>(file.id(), "grid_index");
+  EXPECT_EQ(grid.size(), n);
+  for (const char* run : {"leapfrog-fp64", "leapfrog-fp32", "rk4-fp64", "rk4-fp32"}) {
+    h5::Handle g = h5::open_group(file.id(), std::string("runs/") + run);
+    const auto final_state = h5::read_dataset<double>(g.id(), "final_state", &dims);
+    EXPECT_EQ(dims[0], n) << run;
+    EXPECT_EQ(h5::read_dataset<double>(g.id(), "energy_error_median").size(), 4u) << run;
+    EXPECT_EQ(h5::read_attribute(g.id(), "backend").text, "cpu");
+  }
+  EXPECT_EQ(h5::read_attribute(file.id(), "problem").text, "henon-heiles");
+  EXPECT_EQ(h5::read_attribute(file.id(), "integrator").text, "leapfrog,rk4");
+  EXPECT_EQ(h5::read_attribute(file.id(), "format").text, "orrery-ensemble");
+}
+
+TEST(EnsembleCli, LorenzSweepAndAPlotOfTheDrift) {
+  test::TempDir dir;
+  auto r = run_cli({"ensemble", "--problem", "lorenz", "--sweep", "rho=0:21", "--n", "64",
+                    "--integrator", "rk4", "--dt", "0.001", "--t-end", "1", "--out", "l.h5",
+                    "--backend", "cpu"},
+                   dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  h5::Handle file = h5::open_file((dir / "l.h5").string());
+  const auto params = h5::read_dataset<double>(file.id(), "parameters");
+  ASSERT_EQ(params.size(), 64u * 3);
+  EXPECT_EQ(params[1], 0.0);
+  EXPECT_EQ(params[63 * 3 + 1], 21.0);
+  EXPECT_EQ(h5::read_attribute(file.id(), "steps_run").integer, 1000);
+
+  r = run_cli({"ensemble", "--resolution", "8", "--integrator", "euler,leapfrog", "--steps",
+               "500", "--samples", "10", "--out", "e.h5", "--plot", "e.png"},
+              dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "e.png"));
+}
+
+TEST(EnsembleCli, RefusesBadInputBeforeWork) {
+  test::TempDir dir;
+  const struct {
+    std::vector<std::string> args;
+    const char* says;
+  } cases[] = {
+      {{"--problem", "lorenz", "--integrator", "leapfrog", "--sweep", "rho=0:21"}, "--integrator"},
+      {{"--plane", "y:q"}, "--plane"},
+      {{"--plane", "y:y"}, "--plane"},
+      {{"--steps", "10", "--samples", "20"}, "--samples"},
+      {{"--precision", "fp16"}, "--precision"},
+      {{"--problem", "lorenz", "--sweep", "gamma=0:1"}, "--sweep"},
+      {{"--t-end", "1.0005", "--dt", "0.001"}, "--t-end"},
+      {{"--starts", "missing.csv"}, "--starts"},
+      {{"--problem", "lorenz", "--sweep", "rho=0:21", "--plot", "x.png"}, "--plot"},
+      {{"--energy", "-1"}, "--energy"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args{"ensemble", "--out", "never.h5"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto r = run_cli(args, dir.path());
+    EXPECT_EQ(r.status, 2) << c.says << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "never.h5")) << c.says;
+  }
+  // An existing output without --overwrite.
+  std::ofstream(dir / "taken.h5") << "mine";
+  const auto r = run_cli({"ensemble", "--resolution", "4", "--steps", "10", "--out", "taken.h5"},
+                         dir.path());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(test::read_text(dir / "taken.h5"), "mine");
+}
+
+TEST(EnsembleCli, StartsFromACsvFile) {
+  test::TempDir dir;
+  std::ofstream(dir / "starts.csv") << "# x, y, px, py\nx,y,px,py\n0,0.1,0.3,0\n0,-0.1,0.2,0.1\n";
+  const auto r = run_cli({"ensemble", "--starts", "starts.csv", "--steps", "100", "--out",
+                          "s.h5", "--backend", "cpu"},
+                         dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  h5::Handle file = h5::open_file((dir / "s.h5").string());
+  const auto start = h5::read_dataset<double>(file.id(), "start_state");
+  EXPECT_EQ(start, (std::vector<double>{0, 0.1, 0.3, 0, 0, -0.1, 0.2, 0.1}));
+}
+
+}  // namespace
+}  // namespace orrery

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// Small ensembles for the tests: a run of a problem and integrator from given start rows.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "orrery/ensemble/ensemble.hpp"
+#include "orrery/ensemble/ensemble_catalogue.hpp"
+
+namespace orrery::test {
+
+struct SmallEnsemble {
+  std::string problem = "henon-heiles";
+  std::string integrator = "leapfrog";
+  Precision precision = Precision::fp64;
+  double dt = 0.01;
+  std::int64_t steps = 1000;
+  int samples = 1;
+  std::vector<double> rows;  // state (and parameter) words of each trajectory
+  EnsembleStarts sweep;      // used when rows is empty
+  std::int64_t trajectories = 0;
+
+  EnsembleSetup setup() const {
+    EnsembleSetup s;
+    s.problem = ensemble_problem_index(problem);
+    s.integrator = ensemble_integrator_index(integrator);
+    s.precision = precision;
+    s.dt = dt;
+    s.steps = steps;
+    s.samples = samples;
+    const auto& info = ensemble_problems()[static_cast<std::size_t>(s.problem)];
+    s.starts = sweep;
+    if (!rows.empty()) {
+      s.starts.rows = rows.data();
+      s.trajectories = static_cast<std::int64_t>(rows.size()) / (info.state_words + info.parameters);
+    } else {
+      s.trajectories = trajectories;
+    }
+    return s;
+  }
+  EnsembleOutcome run(Backend backend = Backend::cpu, const std::string& cpu_kernel = "",
+                      int threads = 0) const {
+    EnsembleRunOptions o;
+    o.backend = backend;
+    o.cpu_kernel = cpu_kernel;
+    o.threads = threads;
+    return run_ensemble(setup(), o);
+  }
+};
+
+// Hénon–Heiles starts on the section x = 0 at energy e: (0, y, px, py) with px from e.
+inline std::vector<double> henon_heiles_rows(double e, int count) {
+  std::vector<double> rows;
+  for (int i = 0; i < count; ++i) {
+    const double y = -0.2 + 0.4 * i / count, py = 0.1 * (i % 3 - 1);
+    const double v = y * y / 2 - y * y * y / 3;
+    rows.insert(rows.end(), {0.0, y, std::sqrt(2 * (e - v) - py * py), py});
+  }
+  return rows;
+}
+
+}  // namespace orrery::test
