@@ -10,6 +10,7 @@
 #include "orrery/core/float128.hpp"
 #include "orrery/core/simd.hpp"
 #include "orrery/physics/polynomial.hpp"
+#include "orrery/physics/polynomial_dispatch.hpp"
 #include "orrery/physics/polynomial_text.hpp"
 
 namespace orrery {
@@ -143,6 +144,45 @@ TEST(PolynomialPotential, EvenShapesHoldEvenPolynomials) {
     ASSERT_TRUE(v.even_in(0) && v.even_in(2)) << v.text();
     expect_derivatives_match_differences<3, 6, kEvenXZ>(v);
   }
+}
+
+struct ChosenShape {
+  int degree = 0;
+  unsigned parity = 99;
+};
+
+template <int D>
+ChosenShape chosen(const char* text) {
+  constexpr unsigned kEvenX = parity_word(VariableParity::even);
+  constexpr unsigned kEvenXY = parity_word(VariableParity::even, VariableParity::even);
+  return visit_potential<double, D>(parse_potential(text, D), PotentialDegrees<3, 4, 6>{},
+                                    PotentialParities<0, kEvenX, kEvenXY>{},
+                                    [](const auto& packed) {
+                                      using P = std::decay_t<decltype(packed)>;
+                                      return ChosenShape{P::degree, P::parity};
+                                    });
+}
+
+TEST(PolynomialPotential, TheDispatchChoosesTheSmallestShapeThatHolds) {
+  EXPECT_EQ(chosen<2>(kHenonHeiles).degree, 3);
+  EXPECT_EQ(chosen<2>(kHenonHeiles).parity, parity_word(VariableParity::even));
+  EXPECT_EQ(chosen<2>("x^2*y^2 + x^4").parity,
+            parity_word(VariableParity::even, VariableParity::even));
+  EXPECT_EQ(chosen<2>("x^2*y^2 + x^4").degree, 4);
+  EXPECT_EQ(chosen<2>("x*y").parity, 0u);
+  EXPECT_EQ(chosen<2>("x*y").degree, 3);
+  EXPECT_EQ(chosen<2>("x^5").degree, 6);
+  // A parity word naming a coordinate the problem lacks does not hold.
+  EXPECT_EQ(chosen<1>("x^2").parity, parity_word(VariableParity::even));
+  // The HH potential packed by the dispatch gives the built-in formulas.
+  visit_potential<double, 2>(parse_potential(kHenonHeiles, 2), PotentialDegrees<3>{},
+                             PotentialParities<0, parity_word(VariableParity::even)>{},
+                             [](const auto& packed) { expect_henon_heiles(packed); });
+  const auto too_high = [] {
+    visit_potential<double, 1>(parse_potential("x^5", 1), PotentialDegrees<3, 4>{},
+                               PotentialParities<0>{}, [](const auto&) {});
+  };
+  EXPECT_THROW(too_high(), ParameterError);
 }
 
 TEST(PolynomialPotential, ShapesTooSmallAreRefused) {
