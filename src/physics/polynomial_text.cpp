@@ -125,10 +125,12 @@ class Parser {
            "exponents are whole numbers 0, 1, 2, ...");
     const int d = degree_of(base);
     if (d > 0 && n * d > kMaxPotentialDegree) fail(op, degree_problem(n * d));
+    // By squaring: a number may be raised to a large power (10^300).
     Terms out = constant(1);
-    for (long long k = 0; k < n; ++k) {
-      out = product(out, base);
-      if (d <= 0 && !finite_as_double(out)) fail(start, "a power beyond the range of double");
+    for (Terms square = base; n > 0; n >>= 1) {
+      if (n & 1) out = product(out, square);
+      if (!finite_as_double(out)) fail(start, "a power beyond the range of double");
+      if (n > 1) square = product(square, square);
     }
     return out;
   }

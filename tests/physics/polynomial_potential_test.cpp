@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <random>
+#include <type_traits>
 
 #include "orrery/core/float128.hpp"
 #include "orrery/core/simd.hpp"
@@ -56,6 +57,30 @@ TEST(PolynomialPotential, HenonHeilesTextIsTheBuiltInFormulas) {
   expect_henon_heiles(pack_potential<double, 2, 3, parity_word(VariableParity::even)>(v));
   // A shape larger than needed holds the same potential.
   expect_henon_heiles(pack_potential<double, 2, 6, 0>(v));
+}
+
+TEST(PolynomialPotential, ShapesWithoutMonomialsEvaluateToZero) {
+  // Even in x and of degree 2: ∂²V/∂x∂y is odd in x and of degree 0, a shape with no monomial.
+  const auto pot = pack_potential<double, 2, 2, parity_word(VariableParity::even)>(
+      parse_potential("x^2 + 3*y^2 + y", 2));
+  static_assert(std::decay_t<decltype(get<1>(pot.hessian))>::size == 0);
+  const double q[2] = {0.25, -0.5};
+  double g[2], h[2][2];
+  gradient(pot, q, g);
+  hessian(pot, q, h);
+  EXPECT_EQ(g[0], 0.5);
+  EXPECT_EQ(g[1], -2.0);
+  EXPECT_EQ(h[0][0], 2.0);
+  EXPECT_EQ(h[0][1], 0.0);
+  EXPECT_EQ(h[1][1], 6.0);
+}
+
+TEST(PolynomialPotential, TheShapeCanBeAKernelArgument) {
+  using Pot = PolynomialPotential<double, 3, 6, parity_word(VariableParity::even)>;
+  static_assert(std::is_trivially_copyable_v<Pot> && std::is_standard_layout_v<Pot>);
+  // The fp64 shape of the highest degree in three coordinates stays below the 4 KiB that
+  // kernel arguments had before CUDA 12.1, beside a few pointers.
+  static_assert(sizeof(PolynomialPotential<double, 3, 6, 0>) <= 3800);
 }
 
 // A random polynomial in D coordinates of degree ≤ N with small integer and fractional
