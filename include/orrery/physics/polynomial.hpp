@@ -11,12 +11,16 @@
 // which takes one fused multiply-add per coefficient after the first (Horner, Phil. Trans. R.
 // Soc. 109, 308 (1819); Knuth, TAOCP vol. 2, §4.6.4, for its optimality in dense form).
 //
-// The coefficients are dense over every monomial of degree ≤ N, and N and the number of
-// coordinates D are template arguments: the evaluation is then straight-line code whose every
-// coefficient sits at a compile-time offset (a GPU kernel reads it from the parameter bank as an
-// operand, with no load instruction). Absent monomials cost their multiply-add all the same; the
-// alternative, skipping them at run time, costs branches or selects per monomial on every
-// evaluation, more than the multiply-adds they would save for the degrees accepted here.
+// The coefficients are dense over every monomial of degree ≤ N, and N, the number of
+// coordinates D and each coordinate's parity are template arguments: the evaluation is then
+// straight-line code whose every coefficient sits at a compile-time offset (a GPU kernel reads
+// it from the parameter bank as an operand, with no load instruction). Where V is even in a
+// coordinate (V(−x) = V(x)), its shape holds only even powers of it and Horner's rule steps in
+// x², and ∂V/∂x holds only odd ones (x times a polynomial in x²): half the multiply-adds in that
+// coordinate. Absent monomials of a shape cost their multiply-add all the same; skipping them at
+// run time would cost branches or selects per monomial on every evaluation, more than the
+// multiply-adds they save for the degrees accepted here. physics/polynomial_dispatch.hpp picks
+// the smallest compiled shape that holds a parsed potential.
 #pragma once
 
 #include <utility>
