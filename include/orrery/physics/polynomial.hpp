@@ -30,7 +30,9 @@
 
 namespace orrery {
 
-// The highest degree of V a potential may have (the parser refuses more).
+// The highest degree of V a potential may have (the parser refuses more): V, ∇V and the Hessian
+// of degree 6 in three coordinates fill 462 doubles, which still pass as one kernel argument
+// under the 4 KiB limit of CUDA before 12.1; degree 8 would take 1 029.
 inline constexpr int kMaxPotentialDegree = 6;
 
 // How a polynomial depends on one variable: any powers, only even powers (V(−x) = V(x), a
