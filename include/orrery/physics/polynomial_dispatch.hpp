@@ -8,7 +8,8 @@
 //                              PotentialParities<0, parity_word(VariableParity::even)>{},
 //                              [&](const auto& packed) { run_kernel(packed); });
 //
-// Each even coordinate halves the powers Horner's rule walks through in it: the Hénon–Heiles
+// Where V(−x) = V(x), V = W(x², …) and ∂V/∂x = 2x ∂W/∂(x²): Horner's rule then steps in x²,
+// through half the powers. Hénon–Heiles is even in x (Hénon & Heiles, AJ 69, 73 (1964)): its
 // gradient costs 6 fp64 operations in the shape even in x, 10 in the dense one.
 #pragma once
 

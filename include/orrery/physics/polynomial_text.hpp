@@ -13,6 +13,7 @@
 // so "-x^2" is −(x²). A coordinate beyond the problem's dimension, a degree above
 // kMaxPotentialDegree (in the result or on the way to it), a number beyond the range of double
 // and anything else outside the grammar are refused with a TextParameterError at the character.
+// Recursive descent, one function a rule (Aho, Lam, Sethi & Ullman, Compilers, 2nd ed., §2.4).
 #pragma once
 
 #if defined(__CUDACC__)
