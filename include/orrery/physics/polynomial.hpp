@@ -23,6 +23,7 @@
 // the smallest compiled shape that holds a parsed potential.
 #pragma once
 
+#include <type_traits>
 #include <utility>
 
 #include "orrery/core/hd_math.hpp"
@@ -163,6 +164,9 @@ ORRERY_HD T horner(const Real* coefficient, const T* q) {
 // P(q) for a lane type T (double, float, a SIMD vector of either).
 template <class Real, int D, int N, unsigned Parity, class T>
 ORRERY_HD T evaluate(const DensePolynomial<Real, D, N, Parity>& p, const T (&q)[D]) {
+  // Coefficients of another precision than the lane's would be converted once per kernel and
+  // kept in registers (hundreds for the larger shapes): pack the potential in the lane's type.
+  static_assert(std::is_same_v<Real, lane_scalar_t<T>>, "coefficients in the lane's precision");
   if constexpr (DensePolynomial<Real, D, N, Parity>::size == 0)
     return T(0);
   else
