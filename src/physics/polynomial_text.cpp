@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/physics/polynomial_text.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 #include <map>
@@ -24,8 +25,19 @@ int degree_of(const Terms& t) {
 
 Terms constant(float128 c) { return Terms{{{0, 0, 0}, c}}; }
 
+// A sum below 2^−104 of its larger operand is what is left of binary128 rounding (2^−113 an
+// operation) when terms cancel, as in 0.3*x - 0.1*x - 0.2*x: it is zero. Without this, such a
+// residue would keep a monomial, and with it a coordinate's parity, that the text cancels.
+// (Exact operands that differ below 2^−104 would need integers above 2^104.)
+const float128 kCancelled = static_cast<float128>(0x1p-104);
+
+void accumulate(float128& into, float128 add) {
+  const float128 total = into + add;
+  into = fabsq(total) <= kCancelled * std::max(fabsq(into), fabsq(add)) ? 0 : total;
+}
+
 Terms sum(Terms a, const Terms& b, float128 sign) {
-  for (const auto& [power, c] : b) a[power] += sign * c;
+  for (const auto& [power, c] : b) accumulate(a[power], sign * c);
   return a;
 }
 
@@ -33,7 +45,7 @@ Terms product(const Terms& a, const Terms& b) {
   Terms out;
   for (const auto& [pa, ca] : a)
     for (const auto& [pb, cb] : b)
-      out[{pa[0] + pb[0], pa[1] + pb[1], pa[2] + pb[2]}] += ca * cb;
+      accumulate(out[{pa[0] + pb[0], pa[1] + pb[1], pa[2] + pb[2]}], ca * cb);
   return out;
 }
 

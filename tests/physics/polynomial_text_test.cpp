@@ -25,6 +25,14 @@ TEST(PolynomialText, NumbersAndSigns) {
   EXPECT_EQ(parse_potential(" \t 2 ^ 3 * x ", 1).text(), "8*x");
 }
 
+TEST(PolynomialText, TermsThatCancelLeaveNoResidue) {
+  // In binary128, 0.3 − 0.1 − 0.2 leaves about 2^−113; the text means zero, and V stays even.
+  const PolynomialTerms v = parse_potential("x^2 + (0.3 - 0.1 - 0.2)*x + 0.1*y*3 - 0.3*y", 2);
+  EXPECT_EQ(v.text(), "x^2");
+  EXPECT_TRUE(v.even_in(0));
+  EXPECT_EQ(parse_potential("(0.1*x + 0.2*y)^3 - (0.2*y + 0.1*x)^3", 2).degree(), -1);
+}
+
 TEST(PolynomialText, CoefficientsRoundOnceAfterExpansion) {
   // In double, 0.1³·1000, 0.1²·100 and (1/7)²·49 round to 1 ± 2^−52; carried in binary128 and
   // rounded at the end they are 1.
