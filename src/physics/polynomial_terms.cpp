@@ -35,6 +35,14 @@ PolynomialTerms::PolynomialTerms(std::vector<PolynomialTerm> terms, int dimensio
 
 int PolynomialTerms::degree() const { return terms_.empty() ? -1 : terms_.front().degree(); }
 
+int PolynomialTerms::coordinates_used() const {
+  int used = 0;
+  for (const auto& t : terms_)
+    for (int i = 0; i < 3; ++i)
+      if (t.power[i] > 0) used = std::max(used, i + 1);
+  return used;
+}
+
 bool PolynomialTerms::even_in(int i) const {
   return std::all_of(terms_.begin(), terms_.end(),
                      [i](const PolynomialTerm& t) { return t.power[i] % 2 == 0; });

@@ -18,6 +18,13 @@ TEST(PolynomialText, ProductsCommuteAndPowersExpand) {
   EXPECT_EQ(parse_potential("q1^2 + q2*q3", 3).text(), parse_potential("x^2 + y*z", 3).text());
 }
 
+TEST(PolynomialText, TheCoordinatesUsedSetADimension) {
+  EXPECT_EQ(parse_potential("7", 3).coordinates_used(), 0);
+  EXPECT_EQ(parse_potential("x^2", 3).coordinates_used(), 1);
+  EXPECT_EQ(parse_potential("x^2 + q3", 3).coordinates_used(), 3);
+  EXPECT_EQ(parse_potential("y^2 + z*x - x*z", 3).coordinates_used(), 2);
+}
+
 TEST(PolynomialText, NumbersAndSigns) {
   EXPECT_EQ(parse_potential("-x^2", 1).text(), "-x^2");  // − binds looser than ^
   EXPECT_EQ(parse_potential("2*-x", 1).text(), "-2*x");

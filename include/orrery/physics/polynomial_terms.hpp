@@ -59,6 +59,9 @@ class PolynomialTerms {
   int dimension() const { return dimension_; }
   // −1 for the zero polynomial.
   int degree() const;
+  // 1 + the highest coordinate with a power in some term (0 for a constant): the dimension a
+  // problem needs for this V, when the text alone sets it (parse with dimension 3 first).
+  int coordinates_used() const;
   // Whether every power of coordinate i is even.
   bool even_in(int i) const;
   PotentialShape shape() const;
