@@ -12,7 +12,8 @@
 // exact rationals overflow fixed-width integers once decimals are raised to powers, and 60 bits
 // beyond double carry every expansion accepted here (degree ≤ kMaxPotentialDegree) to the same
 // double as exact arithmetic but for cancellation of more than 60 bits; integers and binary
-// fractions stay exact. Reference: IEEE 754-2008, §3.6 (binary128).
+// fractions stay exact; a sum that cancels to binary128's rounding is taken as zero (the
+// parser's accumulate). Reference: IEEE 754-2008, §3.6 (binary128).
 #pragma once
 
 #if defined(__CUDACC__)
@@ -105,7 +106,8 @@ void pack_polynomial(const PolynomialTerms& p, DensePolynomial<Real, D, N, Parit
 }
 
 // V, ∇V and the Hessian of `v` in the shape <D, N, Parity>, which must hold v's shape: D equal
-// to v.dimension(), N ≥ v.shape().degree, and each coordinate that Parity calls even even in v.
+// to v.dimension(), N ≥ v.shape().degree, and v even in each coordinate that Parity calls even
+// (physics/polynomial_dispatch.hpp chooses such a shape).
 template <class Real, int D, int N, unsigned Parity>
 PolynomialPotential<Real, D, N, Parity> pack_potential(const PolynomialTerms& v,
                                                        const char* parameter = "potential") {
