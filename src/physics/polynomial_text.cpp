@@ -251,7 +251,7 @@ class Parser {
     std::size_t n = 1;
     while (at + n < text_.size() && (static_cast<unsigned char>(text_[at + n]) & 0xC0) == 0x80)
       ++n;
-    return "'" + shown_text(text_.substr(at, n)) + "'";
+    return fmt::format("'{}'", shown_text(text_.substr(at, n)));
   }
 
   // Columns count characters from 1 (UTF-8 continuation bytes are not characters).
