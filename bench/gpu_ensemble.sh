@@ -20,11 +20,11 @@ nproc
 
 echo "== build"
 source bench/gpu_build.sh
-gpu_build orrery-cli orrery_tests orrery_ensemble_bench orrery_bench || { echo "build failed"; exit 1; }
+gpu_build orrery-cli orrery_tests orrery_ensemble_bench orrery_bench orrery_polynomial_leapfrog || { echo "build failed"; exit 1; }
 
 echo "== CUDA tests: ensembles, and the map's kernels that share the steppers"
 timeout 400 ./build-gpu/bin/orrery_tests \
-  --gtest_filter='CudaEnsemble*:Ensemble*:HenonHeiles*:Lorenz*:CudaMap*:CudaDivergence*' 2>&1 |
+  --gtest_filter='CudaEnsemble*:Ensemble*:HenonHeiles*:Lorenz*:Polynomial*:CudaMap*:CudaDivergence*' 2>&1 |
   grep -E "^\[ (  FAILED|  PASSED|  SKIPPED|       OK) |Failure|Expected|Which|actual|tests ran" | head -80
 
 echo "== fp64 instructions per step (SASS)"
@@ -35,6 +35,11 @@ python3 bench/sass_ensemble_count.py "$OUT/ensemble_kernel_0.sass" | tee "$OUT/e
 echo "== ensemble benchmarks"
 timeout 240 ./build-gpu/bin/orrery_ensemble_bench gpu-henon-heiles gpu-lorenz cpu-henon-heiles \
   --repeat 3 | tee "$OUT/ensemble-bench.json"
+
+echo "== the user's polynomial against the built-in field (leapfrog, 2^20 x 10^5, fp64)"
+timeout 120 ./build-gpu/bin/orrery_polynomial_leapfrog | tee "$OUT/polynomial-leapfrog.json"
+cuobjdump -sass ./build-gpu/bin/orrery_polynomial_leapfrog > "$OUT/polynomial.sass" 2>&1
+python3 bench/sass_ensemble_count.py "$OUT/polynomial.sass" | tee -a "$OUT/ensemble_sass.txt"
 
 echo "== the canonical map"
 timeout 120 ./build-gpu/bin/orrery_bench --benchmark_filter='divergence_map_cuda/fp64/0$' \

@@ -20,7 +20,7 @@ def label(name):
 
 
 for name, insts in functions(open(sys.argv[1]).read()):
-    if "ensemble_kernel" not in name:
+    if "ensemble_kernel" not in name and "leapfrog" not in name:
         continue
     best = None
     for body in loops(insts):
