@@ -24,7 +24,7 @@ if [ "$what" != bench ]; then
 echo "== CUDA tests: ensembles, and the map's kernels that share the steppers"
 timeout 300 ./build-gpu/bin/orrery_tests \
   --gtest_filter='CudaEnsemble*:Ensemble*:HenonHeiles*:Lorenz*:Polynomial*' 2>&1 |
-  grep -E "^\[ (  FAILED|  PASSED|  SKIPPED|       OK) |Failure|Expected|Which|actual|tests ran" | head -80
+  grep -E "^\[ +(FAILED|PASSED|SKIPPED|OK) +\]|Failure|Expected|Which|actual|tests ran" | head -80
 
 fi
 [ "$what" = tests ] && exit 0
@@ -45,7 +45,7 @@ python3 bench/sass_ensemble_count.py "$OUT/polynomial.sass" | tee -a "$OUT/ensem
 
 echo "== the map's CUDA tests (its kernels share the register steppers)"
 timeout 200 ./build-gpu/bin/orrery_tests --gtest_filter='CudaMap*:CudaDivergence*' 2>&1 |
-  grep -E "^\[ (  FAILED|  PASSED|  SKIPPED|       OK) |Failure|Expected|tests ran" | head -40
+  grep -E "^\[ +(FAILED|PASSED|SKIPPED|OK) +\]|Failure|Expected|tests ran" | head -40
 
 echo "== the canonical map"
 timeout 120 ./build-gpu/bin/orrery_bench --benchmark_filter='divergence_map_cuda/fp64/0$' \

@@ -239,12 +239,12 @@ const std::vector<ParamField<EnsembleJob>>& ensemble_job_fields() {
 }
 
 void validate(const EnsembleJob& job) {
-  // Parameters set in code bypass the setters' rules: apply them again.
+  // Parameters set in code bypass the setters' rules: apply them again to every value that is
+  // not the default (some defaults, such as threads = 0 for all cores, are outside the rules).
   EnsembleJob copy = job;
+  const EnsembleJob defaults;
   for (const auto& field : ensemble_job_fields())
-    if (field.get && !(field.kind == ParamKind::Reals &&
-                       std::get<std::vector<double>>(field.get(job)).empty()))
-      field.set(copy, field.get(job));
+    if (field.get && field.get(job) != field.get(defaults)) field.set(copy, field.get(job));
   int problem = 0;
   try {
     problem = ensemble_problem_index(job.problem);
