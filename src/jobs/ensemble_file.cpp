@@ -65,7 +65,13 @@ std::string encode_ensemble_file(const std::string& name, const EnsembleJob& job
     h5::write_dataset<std::int64_t>(file.id(), "grid_index", s.grid_index, dims);
   }
 
-  write_param_attributes(file.id(), ensemble_job_fields(), job);
+  // Every parameter but the ranges not given (an empty array is no HDF5 attribute).
+  for (const auto& f : ensemble_job_fields()) {
+    if (!f.get) continue;
+    const ParamValue v = f.get(job);
+    if (const auto* reals = std::get_if<std::vector<double>>(&v); reals && reals->empty()) continue;
+    write_param_attribute(file.id(), f.name, v);
+  }
   h5::write_attribute(file.id(), "format", kFormat);
   h5::write_attribute(file.id(), "state_names", joined(info.state_names));
   h5::write_attribute(file.id(), "parameter_names", joined(info.parameter_names));
