@@ -57,10 +57,10 @@ ORRERY_HD void adams_step(PhaseState<E, N>& s, AdamsMemory<Table, E, N>& f,
     f.v[0][n] = s.v[n];
     const E euler_x = mul_add(h, s.v[n], s.x[n]);
     const E euler_v = mul_add(h, f.a[0][n], s.v[n]);
-    const E adams_x = detail::rk_combine<Weights, S, Arithmetic>(s.x[n], h, f.v, n);
-    const E adams_v = detail::rk_combine<Weights, S, Arithmetic>(s.v[n], h, f.a, n);
-    s.x[n] = select_element(starting, euler_x, adams_x);
-    s.v[n] = select_element(starting, euler_v, adams_v);
+    s.x[n] = select_element(starting, euler_x,
+                            detail::rk_combine<Weights, S, Arithmetic>(s.x[n], h, f.v, n));
+    s.v[n] = select_element(starting, euler_v,
+                            detail::rk_combine<Weights, S, Arithmetic>(s.v[n], h, f.a, n));
   }
   ORRERY_UNROLL
   for (int j = S - 1; j > 0; --j)
