@@ -223,11 +223,12 @@ TEST(IntegratorRegistry, YoshidaCoefficientsMeetTheOrderConditions) {
   EXPECT_LE(fabsq(w1 - exact), float128(std::ldexp(1.0, -53)));
 }
 
-// Yoshida's order 6 and 8 (solution A): the drifts are the composition's weights
+// Yoshida's order 6 (solution A) and 8 (solution D): the drifts are the composition's weights
 // w_m … w_0 … w_m, the table is palindromic (time-symmetric), and the weights meet the order
 // conditions Σ w^q = 0, q = 3, 5 (, 7), in float128 to what rounding each weight to the table's
 // grid 2^−k allows: |Δ Σ w^q| ≤ Σ q |w|^{q−1} 2^{−k}. Yoshida's printed 15 digits (off by up to
-// 10⁻¹² for order 8) would fail that; they agree with them to his precision.
+// 10⁻¹² for order 8) would fail that; they agree with them to his precision. (Every condition,
+// the non-linear ones too: splitting_order_conditions_test.cpp.)
 template <class Table>
 void expect_yoshida_weights(const std::vector<double>& printed, double printed_precision) {
   std::vector<float128> w;
@@ -257,10 +258,10 @@ TEST(IntegratorRegistry, Yoshida6And8WeightsMeetTheOrderConditions) {
   expect_yoshida_weights<Yoshida6>(
       {-1.17767998417887100694641568, 0.23557321335935813368479318, 0.78451361047755726381949763},
       1.7e-16);
-  // Yoshida (1990), Table 2, solution A, as printed.
-  expect_yoshida_weights<Yoshida8>({-1.61582374150097, -2.44699182370524, -0.716989419708120e-2,
-                                    2.44002732616735, 0.157739928123617, 1.82020630970714,
-                                    1.04242620869991},
+  // Yoshida (1990), Table 2, solution D, as printed.
+  expect_yoshida_weights<Yoshida8>({0.102799849391985, -0.196061023297549e1, 0.193813913762276e1,
+                                    -0.158240635368243, -0.144485223686048e1, 0.253693336566229,
+                                    0.914844246229740},
                                    1.2e-12);
 }
 
