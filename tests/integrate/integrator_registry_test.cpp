@@ -35,6 +35,7 @@ TEST(IntegratorRegistry, ListsEveryIntegratorWithOrderAndCost) {
       {"fehlberg45", 4, IntegratorFamily::explicit_runge_kutta, 6},
       {"cash-karp", 5, IntegratorFamily::explicit_runge_kutta, 6},
       {"dopri5", 5, IntegratorFamily::explicit_runge_kutta, 7},
+      {"tsit5", 5, IntegratorFamily::explicit_runge_kutta, 7},
       {"verner65", 6, IntegratorFamily::explicit_runge_kutta, 8},
       {"fehlberg78", 7, IntegratorFamily::explicit_runge_kutta, 13},
       {"dop853", 8, IntegratorFamily::explicit_runge_kutta, 12},
@@ -83,9 +84,10 @@ TEST(IntegratorRegistry, MarksTheSymplecticTheAdaptiveAndTheImplicit) {
     EXPECT_EQ(info.implicit, info.family == IntegratorFamily::implicit_runge_kutta) << info.name;
   }
   EXPECT_EQ(adaptive, adaptive_integrator_names());
-  EXPECT_EQ(adaptive, (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5", "verner65",
-                                                 "fehlberg78", "dop853", "feagin10", "feagin12",
-                                                 "feagin14", "bulirsch-stoer", "ias15"}));
+  EXPECT_EQ(adaptive, (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5", "tsit5",
+                                                 "verner65", "fehlberg78", "dop853", "feagin10",
+                                                 "feagin12", "feagin14", "bulirsch-stoer",
+                                                 "ias15"}));
   EXPECT_EQ(symplectic,
             (std::vector<std::string>{"symplectic-euler", "leapfrog", "yoshida4", "yoshida6",
                                       "yoshida8", "gauss-legendre4", "gauss-legendre6",
@@ -145,8 +147,8 @@ TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
     EXPECT_EQ(e.value(), "rk45");
     EXPECT_EQ(e.accepted(),
               "one of: euler, symplectic-euler, midpoint, kutta3, rk4, fehlberg45, cash-karp, "
-              "dopri5, verner65, fehlberg78, dop853, feagin10, feagin12, feagin14, leapfrog, "
-              "yoshida4, yoshida6, yoshida8, ab1, ab2, ab3, ab4, ab5, abm4, trapezoid, "
+              "dopri5, tsit5, verner65, fehlberg78, dop853, feagin10, feagin12, feagin14, "
+              "leapfrog, yoshida4, yoshida6, yoshida8, ab1, ab2, ab3, ab4, ab5, abm4, trapezoid, "
               "gauss-legendre4, gauss-legendre6, gauss-legendre8, lobatto3ab4, bulirsch-stoer, "
               "leapfrog-block, ias15");
   }
