@@ -228,7 +228,7 @@ TEST(SymplecticIntegrators, LeapfrogAndYoshidaAreTimeReversible) {
 // trapezoid is symmetric without being symplectic), whose iteration converges to rounding, so
 // their steps too are inverted by −h up to rounding.
 // Yoshida's eighth makes 31 operations a step, four times the fourth's 7: its rounding (measured
-// 2.5·10⁻¹²) gets the tolerance scaled by that.
+// 8.5·10⁻¹³) gets the tolerance scaled by that.
 constexpr double kYoshida8ReversibilityTolerance = 5 * kReversibilityTolerance;
 
 TEST(SymplecticIntegrators, HigherCompositionsAndImplicitMethodsAreTimeReversible) {
