@@ -37,7 +37,7 @@ std::vector<ParamField<J>> make_fields() {
                          &J::dt, RealRule::Positive));
   f.push_back(real_field("tolerance",
                          "step-size control: each step's error estimate within this, relative "
-                         "and absolute (dopri5, cash-karp, fehlberg45; default 0: fixed steps); "
+                         "and absolute (dopri5, tsit5, cash-karp, …; default 0: fixed steps); "
                          "ias15's ε_b (default 1e-9)",
                          &J::tolerance, RealRule::NonNegative));
   f.push_back(real_field("block-eta",

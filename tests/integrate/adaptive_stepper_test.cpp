@@ -60,7 +60,7 @@ Outcome one_period(const std::string& method, double tolerance) {
 }
 
 TEST(AdaptiveStepper, TheErrorFollowsTheTolerance) {
-  for (const char* method : {"dopri5", "cash-karp", "fehlberg45"}) {
+  for (const char* method : {"dopri5", "tsit5", "cash-karp", "fehlberg45"}) {
     double previous = 0;
     for (double tolerance : {1e-6, 1e-8, 1e-10}) {
       const Outcome o = one_period(method, tolerance);
@@ -100,8 +100,8 @@ TEST(AdaptiveStepper, ARejectedStepLeavesTheStateUntouched) {
 
 TEST(AdaptiveStepper, OnlyEmbeddedPairsTakeATolerance) {
   EXPECT_EQ(adaptive_integrator_names(),
-            (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5", "verner65", "fehlberg78",
-                                      "dop853", "feagin10", "feagin12", "feagin14",
+            (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5", "tsit5", "verner65",
+                                      "fehlberg78", "dop853", "feagin10", "feagin12", "feagin14",
                                       "bulirsch-stoer", "ias15"}));
   try {
     make_array_stepper<double>("rk4", 1e-8);

@@ -35,6 +35,7 @@ TEST(IntegratorRegistry, ListsEveryIntegratorWithOrderAndCost) {
       {"fehlberg45", 4, IntegratorFamily::explicit_runge_kutta, 6},
       {"cash-karp", 5, IntegratorFamily::explicit_runge_kutta, 6},
       {"dopri5", 5, IntegratorFamily::explicit_runge_kutta, 7},
+      {"tsit5", 5, IntegratorFamily::explicit_runge_kutta, 7},
       {"verner65", 6, IntegratorFamily::explicit_runge_kutta, 8},
       {"fehlberg78", 7, IntegratorFamily::explicit_runge_kutta, 13},
       {"dop853", 8, IntegratorFamily::explicit_runge_kutta, 12},
@@ -83,9 +84,10 @@ TEST(IntegratorRegistry, MarksTheSymplecticTheAdaptiveAndTheImplicit) {
     EXPECT_EQ(info.implicit, info.family == IntegratorFamily::implicit_runge_kutta) << info.name;
   }
   EXPECT_EQ(adaptive, adaptive_integrator_names());
-  EXPECT_EQ(adaptive, (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5", "verner65",
-                                                 "fehlberg78", "dop853", "feagin10", "feagin12",
-                                                 "feagin14", "bulirsch-stoer", "ias15"}));
+  EXPECT_EQ(adaptive, (std::vector<std::string>{"fehlberg45", "cash-karp", "dopri5", "tsit5",
+                                                 "verner65", "fehlberg78", "dop853", "feagin10",
+                                                 "feagin12", "feagin14", "bulirsch-stoer",
+                                                 "ias15"}));
   EXPECT_EQ(symplectic,
             (std::vector<std::string>{"symplectic-euler", "leapfrog", "yoshida4", "yoshida6",
                                       "yoshida8", "gauss-legendre4", "gauss-legendre6",
@@ -145,8 +147,8 @@ TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
     EXPECT_EQ(e.value(), "rk45");
     EXPECT_EQ(e.accepted(),
               "one of: euler, symplectic-euler, midpoint, kutta3, rk4, fehlberg45, cash-karp, "
-              "dopri5, verner65, fehlberg78, dop853, feagin10, feagin12, feagin14, leapfrog, "
-              "yoshida4, yoshida6, yoshida8, ab1, ab2, ab3, ab4, ab5, abm4, trapezoid, "
+              "dopri5, tsit5, verner65, fehlberg78, dop853, feagin10, feagin12, feagin14, "
+              "leapfrog, yoshida4, yoshida6, yoshida8, ab1, ab2, ab3, ab4, ab5, abm4, trapezoid, "
               "gauss-legendre4, gauss-legendre6, gauss-legendre8, lobatto3ab4, bulirsch-stoer, "
               "leapfrog-block, ias15");
   }
@@ -223,11 +225,12 @@ TEST(IntegratorRegistry, YoshidaCoefficientsMeetTheOrderConditions) {
   EXPECT_LE(fabsq(w1 - exact), float128(std::ldexp(1.0, -53)));
 }
 
-// Yoshida's order 6 and 8 (solution A): the drifts are the composition's weights
+// Yoshida's order 6 (solution A) and 8 (solution D): the drifts are the composition's weights
 // w_m … w_0 … w_m, the table is palindromic (time-symmetric), and the weights meet the order
 // conditions Σ w^q = 0, q = 3, 5 (, 7), in float128 to what rounding each weight to the table's
 // grid 2^−k allows: |Δ Σ w^q| ≤ Σ q |w|^{q−1} 2^{−k}. Yoshida's printed 15 digits (off by up to
-// 10⁻¹² for order 8) would fail that; they agree with them to his precision.
+// 10⁻¹² for order 8) would fail that; they agree with them to his precision. (Every condition,
+// the non-linear ones too: splitting_order_conditions_test.cpp.)
 template <class Table>
 void expect_yoshida_weights(const std::vector<double>& printed, double printed_precision) {
   std::vector<float128> w;
@@ -257,10 +260,10 @@ TEST(IntegratorRegistry, Yoshida6And8WeightsMeetTheOrderConditions) {
   expect_yoshida_weights<Yoshida6>(
       {-1.17767998417887100694641568, 0.23557321335935813368479318, 0.78451361047755726381949763},
       1.7e-16);
-  // Yoshida (1990), Table 2, solution A, as printed.
-  expect_yoshida_weights<Yoshida8>({-1.61582374150097, -2.44699182370524, -0.716989419708120e-2,
-                                    2.44002732616735, 0.157739928123617, 1.82020630970714,
-                                    1.04242620869991},
+  // Yoshida (1990), Table 2, solution D, as printed.
+  expect_yoshida_weights<Yoshida8>({0.102799849391985, -0.196061023297549e1, 0.193813913762276e1,
+                                    -0.158240635368243, -0.144485223686048e1, 0.253693336566229,
+                                    0.914844246229740},
                                    1.2e-12);
 }
 

@@ -28,8 +28,8 @@ constexpr int kBlockOrbits = 1000;
 constexpr int kStepsPerOrbit = 200;
 // Per method, steps where the error bound is in its asymptotic regime (halving the step divides
 // it by 2^p) and stays above rounding at half the step: coarser for the high orders, except
-// Yoshida's eighth, whose large error constants need 200 (run over fewer orbits: it costs 15
-// evaluations a step).
+// Yoshida's eighth, whose bound falls by 2^8 per halving only from 200 steps (run over fewer
+// orbits: it costs 15 evaluations a step).
 constexpr int kYoshida6StepsPerOrbit = 100;
 constexpr int kYoshida8Orbits = 1000;
 constexpr int kImplicitOrbits = 1000;
@@ -228,7 +228,7 @@ TEST(SymplecticIntegrators, LeapfrogAndYoshidaAreTimeReversible) {
 // trapezoid is symmetric without being symplectic), whose iteration converges to rounding, so
 // their steps too are inverted by −h up to rounding.
 // Yoshida's eighth makes 31 operations a step, four times the fourth's 7: its rounding (measured
-// 2.5·10⁻¹²) gets the tolerance scaled by that.
+// 8.5·10⁻¹³) gets the tolerance scaled by that.
 constexpr double kYoshida8ReversibilityTolerance = 5 * kReversibilityTolerance;
 
 TEST(SymplecticIntegrators, HigherCompositionsAndImplicitMethodsAreTimeReversible) {

@@ -19,6 +19,7 @@
 #include "orrery/integrate/runge_kutta/feagin12.hpp"
 #include "orrery/integrate/runge_kutta/feagin14.hpp"
 #include "orrery/integrate/runge_kutta/fehlberg78.hpp"
+#include "orrery/integrate/runge_kutta/tsit5.hpp"
 #include "orrery/integrate/runge_kutta/verner65.hpp"
 #include "orrery/integrate/splitting/splitting_tables.hpp"
 
@@ -34,11 +35,11 @@ struct TableList {
 // In the order the registry lists them.
 using IntegratorTables =
     TableList<ExplicitEuler, SymplecticEuler, Midpoint, Kutta3, ClassicRK4, Fehlberg45, CashKarp,
-              DormandPrince5, Verner65, Fehlberg78, DormandPrince853, Feagin10, Feagin12, Feagin14,
-              LeapfrogKDK, Yoshida4, Yoshida6, Yoshida8, AdamsBashforth1, AdamsBashforth2,
-              AdamsBashforth3, AdamsBashforth4, AdamsBashforth5, AdamsBashforthMoulton4,
-              TrapezoidalRule, GaussLegendre4, GaussLegendre6, GaussLegendre8, LobattoIIIAB4,
-              BulirschStoer, LeapfrogBlock, Ias15>;
+              DormandPrince5, Tsitouras5, Verner65, Fehlberg78, DormandPrince853, Feagin10,
+              Feagin12, Feagin14, LeapfrogKDK, Yoshida4, Yoshida6, Yoshida8, AdamsBashforth1,
+              AdamsBashforth2, AdamsBashforth3, AdamsBashforth4, AdamsBashforth5,
+              AdamsBashforthMoulton4, TrapezoidalRule, GaussLegendre4, GaussLegendre6,
+              GaussLegendre8, LobattoIIIAB4, BulirschStoer, LeapfrogBlock, Ias15>;
 
 // Calls f.template operator()<Table>() with the table named `name` (a template lambda,
 // []<class Table>() { ... }); false when no table has that name.
