@@ -2,7 +2,7 @@
 // Ensembles at scale, one JSON line per run: the published Hénon–Heiles experiment (2²⁰
 // trajectories × 10⁵ steps of 0.01, fp64, leapfrog / rk4 / yoshida4) and the GPU ensemble
 // solvers' Lorenz benchmark (2²³ trajectories, t ∈ [0, 1], dt = 10⁻³, fp32, ρ = linspace(0, 21),
-// u0 = (1, 0, 0)) on the GPU, and Hénon–Heiles leapfrog on one CPU core against a plain scalar
+// u0 = (1, 0, 0); rk4, tsit5, dopri5) on the GPU, and Hénon–Heiles leapfrog on one CPU core against a plain scalar
 // loop of the same arithmetic in the same process. Measurements, not tests.
 //
 //   orrery_ensemble_bench [gpu-henon-heiles] [gpu-lorenz] [cpu-henon-heiles] [--repeat K]
@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
         run_case({"henon-heiles", m, Precision::fp64, 1 << 20, 100000, 0.01, Backend::cuda},
                  repeat);
     } else if (w == "gpu-lorenz") {
-      for (const char* m : {"rk4", "dopri5"})
+      for (const char* m : {"rk4", "tsit5", "dopri5"})
         run_case({"lorenz", m, Precision::fp32, 1 << 23, 1000, 1e-3, Backend::cuda}, repeat);
     } else if (w == "cpu-henon-heiles") {
       scalar_baseline(64, 200000, 0.01);

@@ -23,7 +23,7 @@ inline constexpr int kEnsembleProblemCount = EnsembleProblems::size;
 
 // Every register integrator of the library (integrate/register_integrator.hpp).
 using EnsembleIntegrators =
-    TableList<ExplicitEuler, Midpoint, ClassicRK4, DormandPrince5, DormandPrince853,
+    TableList<ExplicitEuler, Midpoint, ClassicRK4, DormandPrince5, Tsitouras5, DormandPrince853,
               SymplecticEuler, LeapfrogKDK, Yoshida4, Yoshida6, Yoshida8,
               EulerStartedAdamsBashforth2, EulerStartedAdamsBashforth4>;
 inline constexpr int kEnsembleIntegratorCount = EnsembleIntegrators::size;
