@@ -53,19 +53,11 @@ py::dict ensemble(const py::kwargs& kwargs) {
   }
   EnsembleStartSet& s = outcome.starts;
   const auto n = static_cast<py::ssize_t>(s.trajectories);
-  std::vector<double> state(static_cast<std::size_t>(n * s.state_words));
-  std::vector<double> params(static_cast<std::size_t>(n * s.parameter_words));
-  const int row_words = s.state_words + s.parameter_words;
-  std::vector<double> row(static_cast<std::size_t>(row_words));
-  for (py::ssize_t i = 0; i < n; ++i) {
-    start_row(s.starts, row_words, i, n, row.data());
-    for (int w = 0; w < s.state_words; ++w) state[i * s.state_words + w] = row[w];
-    for (int w = 0; w < s.parameter_words; ++w)
-      params[i * s.parameter_words + w] = row[s.state_words + w];
-  }
+  EnsembleStartColumns starts = start_columns(s);
   py::dict out;
-  out["start_state"] = owned_array(std::move(state), {n, s.state_words});
-  if (s.parameter_words > 0) out["parameters"] = owned_array(std::move(params), {n, s.parameter_words});
+  out["start_state"] = owned_array(std::move(starts.state), {n, s.state_words});
+  if (s.parameter_words > 0)
+    out["parameters"] = owned_array(std::move(starts.parameters), {n, s.parameter_words});
   if (!s.grid_index.empty()) {
     const auto g = static_cast<py::ssize_t>(s.grid_index.size());
     out["grid_index"] = owned_array(std::move(s.grid_index), {g});

@@ -45,21 +45,12 @@ std::string encode_ensemble_file(const std::string& name, const EnsembleJob& job
   const EnsembleStartSet& s = outcome.starts;
   const EnsembleProblemInfo& info = ensemble_problems()[static_cast<std::size_t>(s.problem)];
   const std::int64_t n = s.trajectories;
-  const int row_words = s.state_words + s.parameter_words;
   h5::Handle file = h5::create_memory_file(name);
 
-  // The starts as rows of state and parameter words, whether given or swept.
-  std::vector<double> state(static_cast<std::size_t>(n * s.state_words));
-  std::vector<double> params(static_cast<std::size_t>(n * s.parameter_words));
-  std::vector<double> row(static_cast<std::size_t>(row_words));
-  for (std::int64_t i = 0; i < n; ++i) {
-    start_row(s.starts, row_words, i, n, row.data());
-    for (int w = 0; w < s.state_words; ++w) state[i * s.state_words + w] = row[w];
-    for (int w = 0; w < s.parameter_words; ++w)
-      params[i * s.parameter_words + w] = row[s.state_words + w];
-  }
-  write_columns(file.id(), "start_state", state, n, s.state_words);
-  if (s.parameter_words > 0) write_columns(file.id(), "parameters", params, n, s.parameter_words);
+  const EnsembleStartColumns starts = start_columns(s);
+  write_columns(file.id(), "start_state", starts.state, n, s.state_words);
+  if (s.parameter_words > 0)
+    write_columns(file.id(), "parameters", starts.parameters, n, s.parameter_words);
   if (!s.grid_index.empty()) {
     const hsize_t dims[1] = {s.grid_index.size()};
     h5::write_dataset<std::int64_t>(file.id(), "grid_index", s.grid_index, dims);

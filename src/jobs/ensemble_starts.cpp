@@ -242,4 +242,20 @@ EnsembleStartSet make_ensemble_starts(const EnsembleJob& job) {
   return set;
 }
 
+EnsembleStartColumns start_columns(const EnsembleStartSet& s) {
+  const std::int64_t n = s.trajectories;
+  const int row_words = s.state_words + s.parameter_words;
+  EnsembleStartColumns c;
+  c.state.resize(static_cast<std::size_t>(n * s.state_words));
+  c.parameters.resize(static_cast<std::size_t>(n * s.parameter_words));
+  std::vector<double> row(static_cast<std::size_t>(row_words));
+  for (std::int64_t i = 0; i < n; ++i) {
+    start_row(s.starts, row_words, i, n, row.data());
+    std::copy_n(row.begin(), s.state_words, c.state.begin() + i * s.state_words);
+    std::copy_n(row.begin() + s.state_words, s.parameter_words,
+                c.parameters.begin() + i * s.parameter_words);
+  }
+  return c;
+}
+
 }  // namespace orrery

@@ -50,6 +50,20 @@ struct ElementTraits<Vec3<T>> {
 template <class E>
 using element_lane_t = typename ElementTraits<E>::Lane;
 
+// Lane values of a whole state, and its lane type.
+template <class State>
+struct StateTraits;
+template <class E, int N>
+struct StateTraits<PhaseState<E, N>> {
+  using Lane = element_lane_t<E>;
+  static constexpr int words = 2 * N * ElementTraits<E>::words;
+};
+template <class E, int D>
+struct StateTraits<FirstOrderState<E, D>> {
+  using Lane = element_lane_t<E>;
+  static constexpr int words = D * ElementTraits<E>::words;
+};
+
 // Choice between two elements: a bool (one choice for every lane), or a mask with one choice
 // per lane of a SIMD lane type.
 template <class T, class M>

@@ -42,40 +42,15 @@ template <class Table, class State, class Arithmetic = SumThenScale,
           IntegratorFamily Family = Table::family>
 struct RegisterIntegrator;
 
-template <class Table, class E, int N, class Arithmetic>
-struct RegisterIntegrator<Table, PhaseState<E, N>, Arithmetic,
-                          IntegratorFamily::explicit_runge_kutta> {
-  using State = PhaseState<E, N>;
-  using T = element_lane_t<E>;
+// Any state: a second-order one advances as the first-order system (x, v)' = (v, a(x)).
+template <class Table, class State_, class Arithmetic>
+struct RegisterIntegrator<Table, State_, Arithmetic, IntegratorFamily::explicit_runge_kutta> {
+  using State = State_;
+  using T = typename StateTraits<State>::Lane;
   struct Memory {};
   static constexpr int parked_words = 0;
   static constexpr int starter_steps = 0;
-  static constexpr int working_words = 2 * Table::stages * N * ElementTraits<E>::words;
-
-  template <class Accel>
-  ORRERY_HD static void start(State&, Memory&, const Accel&) {}
-  template <class M, class Accel>
-  ORRERY_HD static void step(State& s, Memory&, const T& h, const M&, const Accel& accel) {
-    rk_step<Table, Arithmetic>(s, h, accel);
-  }
-  template <class Accel>
-  ORRERY_HD static void run(State& s, Memory&, const T& h, std::int64_t m,
-                            const Accel& accel) {
-    for (std::int64_t i = 0; i < m; ++i) rk_step<Table, Arithmetic>(s, h, accel);
-  }
-  template <class F>
-  ORRERY_HD static void for_each_parked(Memory&, F&&) {}
-};
-
-template <class Table, class E, int D, class Arithmetic>
-struct RegisterIntegrator<Table, FirstOrderState<E, D>, Arithmetic,
-                          IntegratorFamily::explicit_runge_kutta> {
-  using State = FirstOrderState<E, D>;
-  using T = element_lane_t<E>;
-  struct Memory {};
-  static constexpr int parked_words = 0;
-  static constexpr int starter_steps = 0;
-  static constexpr int working_words = Table::stages * D * ElementTraits<E>::words;
+  static constexpr int working_words = Table::stages * StateTraits<State>::words;
 
   template <class F>
   ORRERY_HD static void start(State&, Memory&, const F&) {}

@@ -66,6 +66,13 @@ struct EnsembleStartSet {
   std::string description;                // one line: "grid 64 x 64 of y:py at E = 0.125"
 };
 
+// The starts as two row-major arrays, state words [N][D] and parameters [N][P], whether they
+// are rows or a sweep.
+struct EnsembleStartColumns {
+  std::vector<double> state, parameters;
+};
+EnsembleStartColumns start_columns(const EnsembleStartSet& set);
+
 // Throws ParameterError for anything refused, output paths included, before any work.
 void validate(const EnsembleJob& job);
 EnsembleStartSet make_ensemble_starts(const EnsembleJob& job);
