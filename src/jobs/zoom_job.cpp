@@ -144,15 +144,21 @@ std::string zoom_frame_name(std::int64_t k, const char* extension) {
 
 void validate(const ZoomJob& job) {
   // The zoom's own parameters set in code bypass the setters' rules: apply them again (the
-  // map's are checked as the map checks them).
+  // map's are checked as the map checks them). An empty folder set in code means none (or the
+  // default), which a user cannot say with an empty name.
   ZoomJob copy = job;
-  for (const auto& field : zoom_job_fields())
-    if (field.get && (kMapFieldsNotInZoom.count(field.name) ||
-                      !find_field(map_job_fields(), field.name))) try {
-        field.set(copy, field.get(job));
-      } catch (const ParameterError& e) {
-        throw e.renamed("--" + field.name);
-      }
+  for (const auto& field : zoom_job_fields()) {
+    if (!field.get || (!kMapFieldsNotInZoom.count(field.name) &&
+                       find_field(map_job_fields(), field.name)))
+      continue;
+    const ParamValue value = field.get(job);
+    if (field.kind == ParamKind::Text && std::get<std::string>(value).empty()) continue;
+    try {
+      field.set(copy, value);
+    } catch (const ParameterError& e) {
+      throw e.renamed("--" + field.name);
+    }
+  }
   const DivergenceMapParams& p = job.map.physics;
   for (const auto& [flag, side] : {std::pair{"--width", p.width}, std::pair{"--height", p.height}})
     if (side % 2 != 0)
