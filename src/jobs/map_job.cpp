@@ -71,10 +71,14 @@ void validate_map_computation(const MapJob& job) {
 
 void validate(const MapJob& job) {
   validate_map_computation(job);
-  if (!job.out.empty()) check_output("--out", job.out, job.overwrite, {{"--config", job.config}});
-  if (!job.data.empty()) {
-    check_output("--data", job.data, job.overwrite, {{"--config", job.config}});
-    if (same_file(job.data, job.out))
+  // Each path's own rules first, then whether one exists: a path that cannot be written is
+  // named even where the other output exists.
+  const std::pair<const char*, const std::string*> outputs[] = {{"--out", &job.out},
+                                                                {"--data", &job.data}};
+  for (const bool overwrite : {true, job.overwrite}) {
+    for (const auto& [flag, path] : outputs)
+      if (!path->empty()) check_output(flag, *path, overwrite, {{"--config", job.config}});
+    if (!job.data.empty() && same_file(job.data, job.out))
       throw ParameterError("--data", job.data, "a path other than --out");
   }
 }
