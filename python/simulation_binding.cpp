@@ -115,7 +115,8 @@ void save(PySimulation& sim, const std::string& path, bool overwrite) {
   const double t_end = std::max(sim.t_end(), core.clock().time());
   write_file_atomically(path, encode_snapshot(path, 0, p, core.clock(),
                                               SnapshotHeader{sim.g(), sim.softening(), sim.units()},
-                                              now, drift_since(sim.initial(), now), t_end, {}));
+                                              now, drift_since(sim.initial(), now), t_end, {}),
+                        overwrite ? IfExists::replace : IfExists::refuse);
 }
 
 py::tuple forces(PySimulation& sim) {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The orrery command-line program: one subcommand per job.
+#include <signal.h>
+
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -22,6 +24,10 @@ std::string shown(const char* message) { return orrery::shown_text(message, kMes
 
 int main(int argc, char** argv) {
   using namespace orrery;
+  // A file past `ulimit -f` then fails its write with EFBIG, which every output reports by name
+  // and cleans up after ("cannot write 'x.h5': File too large"), instead of the process being
+  // killed without a word and leaving its temporaries.
+  ::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"orrery: gravitational and Hamiltonian dynamics at GPU speed", "orrery"};
   app.set_version_flag("--version", fmt::format("orrery {} ({})", version(), git_hash()));
   app.require_subcommand(1);

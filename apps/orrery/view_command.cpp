@@ -39,6 +39,8 @@ class ViewCommand final : public Command {
     app_->add_option("--screenshot", window_.screenshot,
                      "write the last frame drawn as a PNG (with --exit-after-frames)")
         ->type_name("FILE");
+    app_->add_flag("--overwrite", window_.overwrite,
+                   "replace --screenshot where it exists (without it, it is refused)");
     app_->add_option("--exit-after-frames", window_.exit_after_frames,
                      "close after this many frames, each showing the next state")
         ->type_name("N")
@@ -61,11 +63,14 @@ class ViewCommand final : public Command {
       throw ParameterError("RUN/--scene/--input", "none",
                            "a run folder to scrub through, or --scene NAME or --input FILE to "
                            "simulate");
-    if (!window_.screenshot.empty()) {
+    if (app_->count("--screenshot") > 0) {
+      // The rules of every output (io/output_path.hpp): never an input, never a file that
+      // exists unless --overwrite.
+      check_output("--screenshot", window_.screenshot, window_.overwrite,
+                   {{"--input", job.sim.input}, {"RUN", job.run}});
       if (window_.exit_after_frames == 0)
         throw ParameterError("--screenshot", window_.screenshot,
                              "a file with --exit-after-frames N (the frame it shows)");
-      check_output_path("--screenshot", window_.screenshot);
     }
 #if !ORRERY_HAVE_WINDOW
     throw RunError("this orrery was built without window support (GLFW and OpenGL): install "

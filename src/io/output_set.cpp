@@ -2,9 +2,11 @@
 #include "orrery/io/output_set.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -59,7 +61,43 @@ void write_new_file(const fs::path& path, const fs::path& target, std::string_vi
   if (::close(fd) != 0) fail_write(target, errno);
 }
 
+// The pid in `name` if it is a hidden file of OutputSet beside `target`
+// (".TARGET.tmp-PID-N", ".TARGET.old-PID-N"), else 0.
+pid_t maker_of(const std::string& name, const std::string& target) {
+  for (const char* kind : {".tmp-", ".old-"}) {
+    const std::string prefix = "." + target + kind;
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string rest = name.substr(prefix.size());
+    const auto dash = rest.find('-');
+    if (dash == 0 || dash == std::string::npos || dash + 1 == rest.size() ||
+        rest.find_first_not_of("0123456789-") != std::string::npos ||
+        rest.find('-', dash + 1) != std::string::npos || dash > 9)
+      return 0;
+    return static_cast<pid_t>(std::stol(rest.substr(0, dash)));
+  }
+  return 0;
+}
+
+// How long a hidden file must have been left unchanged before it counts as abandoned: on a
+// folder shared by several machines (NFS) its maker may be alive on another host, where no pid
+// of this one says anything, and a file being written is changed all the time.
+constexpr auto kAbandonedAfter = std::chrono::hours(1);
+
 }  // namespace
+
+void remove_abandoned_temporaries(const fs::path& target) {
+  std::error_code ec;
+  const std::string name = target.filename().string();
+  const auto now = fs::file_time_type::clock::now();
+  for (const auto& entry : fs::directory_iterator(folder_of(target), ec)) {
+    const pid_t maker = maker_of(entry.path().filename().string(), name);
+    if (maker <= 0 || maker == ::getpid()) continue;
+    if (::kill(maker, 0) == 0 || errno != ESRCH) continue;
+    if (entry.is_symlink(ec) || !entry.is_regular_file(ec)) continue;
+    const auto changed = entry.last_write_time(ec);
+    if (!ec && now - changed > kAbandonedAfter) fs::remove(entry.path(), ec);
+  }
+}
 
 void sync_directory(const fs::path& folder) {
   const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -121,9 +159,17 @@ void OutputSet::restore(std::size_t count, std::string& problems) {
   }
 }
 
+std::string taken_meanwhile_text(const fs::path& target) {
+  return fmt::format("cannot write '{}': another process made it while this one worked; it is "
+                     "left as it is and this result is discarded (give another name, or "
+                     "--overwrite to replace it)",
+                     shown_text(target.string(), 400));
+}
+
 void OutputSet::commit() {
   std::error_code ec;
   for (Entry& e : entries_) {
+    if (if_exists_ == IfExists::refuse) continue;  // nothing is replaced, nothing to put back
     e.existed = fs::exists(e.target, ec);
     if (!e.existed) continue;
     e.backup = hidden_beside(e.target, "old");
@@ -132,13 +178,15 @@ void OutputSet::commit() {
   }
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     Entry& e = entries_[i];
-    fs::rename(e.temporary, e.target, ec);
-    if (ec) {
+    const int error = rename_into_place(e.temporary, e.target, if_exists_);
+    if (error != 0) {
       std::string problems;
       restore(i, problems);
+      const std::string outcome = problems.empty() ? "; every output is as it was" : problems;
+      if (error == EEXIST && if_exists_ == IfExists::refuse)
+        throw RunError(taken_meanwhile_text(e.target) + (i > 0 ? outcome : ""));
       throw RunError(fmt::format("cannot move the finished '{}' into place: {}{}",
-                                 e.target.string(), ec.message(),
-                                 problems.empty() ? "; every output is as it was" : problems));
+                                 e.target.string(), std::strerror(error), outcome));
     }
     e.renamed = true;
   }
@@ -149,8 +197,8 @@ void OutputSet::commit() {
   }
 }
 
-void write_file_atomically(const fs::path& target, std::string_view bytes) {
-  OutputSet set;
+void write_file_atomically(const fs::path& target, std::string_view bytes, IfExists if_exists) {
+  OutputSet set(if_exists);
   set.add(target, bytes);
   set.commit();
 }

@@ -29,8 +29,8 @@ std::string encode_png(const RgbImage& image) {
   return bytes;
 }
 
-void write_png(const std::filesystem::path& path, const RgbImage& image) {
-  write_file_atomically(path, encode_png(image));
+void write_png(const std::filesystem::path& path, const RgbImage& image, IfExists if_exists) {
+  write_file_atomically(path, encode_png(image), if_exists);
 }
 
 RgbImage read_png(const std::filesystem::path& path) {

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,7 +19,30 @@ namespace orrery {
 
 namespace {
 
-std::filesystem::path lock_path(const std::filesystem::path& folder) { return folder / "lock"; }
+std::filesystem::path lock_path(const std::filesystem::path& folder) {
+  return folder / kLockFileName;
+}
+
+// Opens `path` as a lock file: never through a symbolic link, never a pipe (O_NONBLOCK: opening
+// one would wait for a writer), and only a regular file with one name (a hard link would share
+// its bytes with a file elsewhere).
+int open_lock_file(const std::filesystem::path& path, int flags) {
+  const int fd = ::open(path.c_str(), flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  if (fd < 0) return -errno;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+    ::close(fd);
+    return -EPERM;
+  }
+  return fd;
+}
+
+// Whether `text` is what a lock holds: nothing yet, or one holder's line as written below.
+bool is_holder_text(const std::string& text) {
+  if (text.empty()) return true;
+  return text.rfind("pid ", 0) == 0 && text.find(" on host ") != std::string::npos &&
+         text.find('\n') == text.size() - 1;
+}
 
 std::string holder_text(int fd) {
   char buf[512] = {0};
@@ -43,10 +67,17 @@ std::string my_description() {
 
 RunLock::RunLock(const std::filesystem::path& folder) {
   const auto path = lock_path(folder);
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0)
+  const int fd = open_lock_file(path, O_RDWR | O_CREAT);
+  if (fd == -ELOOP || fd == -EPERM || fd == -EISDIR || fd == -ENXIO)
+    throw InputError(fmt::format("'{}' is not orrery's lock file ({}); it is left as it is: move "
+                                 "it away to let orrery take the folder",
+                                 shown_text(path.string(), 400),
+                                 fd == -ELOOP ? "a symbolic link"
+                                              : "not a regular file with one name"));
+  if (fd < 0)
     throw RunError(fmt::format("cannot open the lock of the run '{}': {}", folder.string(),
-                               std::strerror(errno)));
+                               std::strerror(-fd)));
+  fd_ = fd;
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
     const std::string holder = error == EWOULDBLOCK ? holder_text(fd_) : std::strerror(error);
@@ -55,6 +86,16 @@ RunLock::RunLock(const std::filesystem::path& folder) {
     throw RunError(fmt::format("the run '{}' is in use by another orrery ({}); one run has one "
                                "writer at a time",
                                folder.string(), holder));
+  }
+  // Read under the lock, so that a holder's line being written is not taken for other data.
+  char before[512];
+  const ssize_t got = ::pread(fd_, before, sizeof before, 0);
+  if (got < 0 || !is_holder_text(std::string(before, static_cast<std::size_t>(got)))) {
+    ::close(fd_);
+    fd_ = -1;
+    throw InputError(fmt::format("'{}' is not orrery's lock file (it holds other data); it is "
+                                 "left as it is: move it away to let orrery take the folder",
+                                 shown_text(path.string(), 400)));
   }
   const std::string me = my_description();
   // Best effort: the lock holds whether or not its holder's name could be written.
@@ -77,7 +118,7 @@ RunLock::~RunLock() {
 }
 
 bool RunLock::held(const std::filesystem::path& folder) {
-  const int fd = ::open(lock_path(folder).c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = open_lock_file(lock_path(folder), O_RDONLY);
   if (fd < 0) return false;
   const bool busy = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   ::close(fd);

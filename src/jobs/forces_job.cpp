@@ -42,7 +42,7 @@ std::vector<ParamField<J>> make_fields() {
   f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
   f.push_back(integer_field("repeat", "evaluations to time; the median is reported", &J::repeat,
                             1, 1000000));
-  f.push_back(text_field("out", "HDF5 file for the accelerations and potentials", &J::out));
+  f.push_back(path_field("out", "HDF5 file for the accelerations and potentials", &J::out));
   f.push_back(flag_field("overwrite", "replace --out where it exists", &J::overwrite));
   f.push_back(flag_field("quiet", "no summary", &J::quiet));
   return f;
@@ -92,7 +92,8 @@ void write_forces(const ForcesJob& job, const EngineOptions& eo, const std::stri
   h5::write_attribute(root, "input", job.input);
   h5::write_attribute(root, "seconds_median", seconds);
   h5::write_attribute(root, "orrery_version", version());
-  write_file_atomically(job.out, h5::file_image(file.id()));
+  write_file_atomically(job.out, h5::file_image(file.id()),
+                        job.overwrite ? IfExists::replace : IfExists::refuse);
 }
 
 template <class Real>
@@ -149,12 +150,7 @@ ForcesOutcome run_forces_job(const ForcesJob& job) {
   if (job.input.empty()) throw ParameterError("--input", "", "a particle file, snapshot or run");
   if (job.out.empty()) throw ParameterError("--out", "", "an HDF5 file to write");
   check_precision(*find_field(forces_job_fields(), "precision"), job.precision);
-  check_output_path("--out", job.out);
-  check_output_is_not_input("--out", job.out, "--input", job.input);
-  std::error_code ec;
-  if (!job.overwrite && std::filesystem::exists(job.out, ec))
-    throw ParameterError("--out", job.out,
-                         "a file that does not exist yet (add --overwrite to replace it)");
+  check_output("--out", job.out, job.overwrite, {{"--input", job.input}});
   check_engine_choice(job);
   SimJob as_sim;
   as_sim.input = job.input;

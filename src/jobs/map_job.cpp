@@ -31,8 +31,8 @@ std::vector<ParamField<J>> make_fields() {
                          "on the GPU, evaluate 1/r^3 with correctly rounded sqrt and division as "
                          "the CPU does: bit-identical counts, slower",
                          &J::exact));
-  f.push_back(text_field("out", "PNG picture to write", &J::out));
-  f.push_back(text_field("data", "HDF5 file for the counts and parameters (default: none)",
+  f.push_back(path_field("out", "PNG picture to write", &J::out));
+  f.push_back(path_field("data", "HDF5 file for the counts and parameters (default: none)",
                          &J::data));
   f.push_back(flag_field("overwrite",
                          "replace --out and --data where they exist (without it they are refused)",
@@ -71,23 +71,16 @@ void validate_map_computation(const MapJob& job) {
 
 void validate(const MapJob& job) {
   validate_map_computation(job);
-  if (!job.out.empty()) {
-    check_output_path("--out", job.out);
-    check_output_is_not_input("--out", job.out, "--config", job.config);
-  }
-  if (!job.data.empty()) {
-    check_output_path("--data", job.data);
-    check_output_is_not_input("--data", job.data, "--config", job.config);
-    if (same_file(job.data, job.out))
+  // Each path's own rules first, then whether one exists: a path that cannot be written is
+  // named even where the other output exists.
+  const std::pair<const char*, const std::string*> outputs[] = {{"--out", &job.out},
+                                                                {"--data", &job.data}};
+  for (const bool overwrite : {true, job.overwrite}) {
+    for (const auto& [flag, path] : outputs)
+      if (!path->empty()) check_output(flag, *path, overwrite, {{"--config", job.config}});
+    if (!job.data.empty() && same_file(job.data, job.out))
       throw ParameterError("--data", job.data, "a path other than --out");
   }
-  if (!job.overwrite)
-    for (const auto& [flag, path] : {std::pair{"--out", &job.out}, std::pair{"--data", &job.data}}) {
-      std::error_code ec;
-      if (!path->empty() && std::filesystem::exists(*path, ec))
-        throw ParameterError(flag, *path,
-                             "a file that does not exist yet (add --overwrite to replace it)");
-    }
 }
 
 MapRunOptions map_run_options(const MapJob& job, const MapObserver& observer) {
@@ -108,7 +101,7 @@ MapOutcome run_map_job(const MapJob& job, const MapObserver& observer) {
   outcome.map = compute_divergence_map(job.physics, map_run_options(job, observer));
   const DivergenceMap& map = outcome.map;
   // The data first and the picture last: a new picture always has its data beside it.
-  OutputSet outputs;
+  OutputSet outputs(job.overwrite ? IfExists::replace : IfExists::refuse);
   if (!job.data.empty())
     outputs.add(job.data, encode_divergence_map_file(job.data, job.physics, job.precision, map));
   if (!job.out.empty())

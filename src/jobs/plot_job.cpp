@@ -29,7 +29,7 @@ const Rgb8 kColours[3] = {{31, 119, 180}, {214, 39, 40}, {44, 160, 44}};
 
 std::vector<ParamField<J>> make_fields() {
   std::vector<ParamField<J>> f;
-  f.push_back(text_field("out", "prefix of the pictures: PREFIX-energy.png, "
+  f.push_back(path_field("out", "prefix of the pictures: PREFIX-energy.png, "
                                 "PREFIX-lagrangian.png (default: the run's name)",
                          &J::out));
   f.push_back(flag_field("lagrangian", "draw the Lagrangian radii also for a run that is not a "

@@ -33,8 +33,8 @@ using J = RenderJob;
 
 std::vector<ParamField<J>> make_fields() {
   std::vector<ParamField<J>> f;
-  f.push_back(text_field("out", "the movie, MP4 (H.264) (default: RUN.mp4)", &J::out));
-  f.push_back(text_field("frames-dir", "also write each frame as DIR/frame_NNNNNN.png",
+  f.push_back(path_field("out", "the movie, MP4 (H.264) (default: RUN.mp4)", &J::out));
+  f.push_back(path_field("frames-dir", "also write each frame as DIR/frame_NNNNNN.png",
                          &J::frames_dir));
   f.push_back(integer_field("width", "frame width, pixels (even)", &J::width, 16, 8192));
   f.push_back(integer_field("height", "frame height, pixels (even)", &J::height, 16, 8192));
@@ -63,11 +63,7 @@ RenderOutcome run_render_job(const RenderJob& job) {
     if (v % 2 != 0)
       throw ParameterError(name, fmt::format("{}", v), "an even number (H.264's 4:2:0 colour)");
   const fs::path out = job.out.empty() ? fs::path(facts.name + ".mp4") : fs::path(job.out);
-  check_output_path("--out", out);
-  std::error_code ec;
-  if (!job.overwrite && fs::exists(out, ec))
-    throw ParameterError("--out", out.string(),
-                         "a file that does not exist yet (add --overwrite to replace it)");
+  check_output("--out", out, job.overwrite, {{"RUN", job.run}});
   FrameLook look;
   check_colour_by(job.colour_by, facts.scene);
   const auto snapshots = run_snapshots(job.run);
@@ -86,6 +82,7 @@ RenderOutcome run_render_job(const RenderJob& job) {
         "this orrery was built without Cairo: the frames have no time and no scale bar (install "
         "libcairo2-dev, as scripts/setup does, and build again for them)");
   if (!frames_dir.empty()) {
+    std::error_code ec;
     fs::create_directories(frames_dir, ec);
     if (!fs::is_directory(frames_dir, ec))
       throw ParameterError("--frames-dir", frames_dir.string(), "a folder that can be made");
@@ -98,7 +95,9 @@ RenderOutcome run_render_job(const RenderJob& job) {
   FrameImage frame(w, h);
   std::vector<BodyColour> colours;
   std::optional<VideoEncoder> encoder;
-  if (!ffmpeg.empty()) encoder.emplace(ffmpeg, out, w, h, static_cast<int>(job.fps));
+  if (!ffmpeg.empty())
+    encoder.emplace(ffmpeg, out, w, h, static_cast<int>(job.fps),
+                    job.overwrite ? IfExists::replace : IfExists::refuse);
   double saturation = 0;
   for (std::size_t k = 0; k < snapshots.size(); ++k) {
     const HdfParticles s = read_particle_hdf5(snapshot_path(job.run, snapshots[k]));

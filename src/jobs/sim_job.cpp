@@ -66,7 +66,7 @@ std::vector<ParamField<J>> make_fields() {
   f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
   add_backend_fields(f, &J::backend, &J::devices, &J::cpu_kernel,
                      "where to compute the forces");
-  f.push_back(text_field("out", "the run's folder: parameters, snapshots and checkpoints",
+  f.push_back(path_field("out", "the run's folder: parameters, snapshots and checkpoints",
                          &J::out));
   f.push_back(flag_field("resume", "continue the run stored in --out from its last checkpoint",
                          &J::resume));

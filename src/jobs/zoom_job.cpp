@@ -58,12 +58,12 @@ std::vector<ParamField<J>> make_fields() {
                          "shrink the twin's shift with the window (shift x W_k / W_0), as the "
                          "published zoom does",
                          &J::scale_shift));
-  f.push_back(text_field("out", "the movie, MP4 (H.264)", &J::out));
-  f.push_back(text_field("frames-dir",
+  f.push_back(path_field("out", "the movie, MP4 (H.264)", &J::out));
+  f.push_back(path_field("frames-dir",
                          "folder of the frames DIR/frame_NNNNNN.png and of the zoom's record "
                          "(default: OUT without .mp4, + _frames)",
                          &J::frames_dir));
-  f.push_back(text_field("data-dir", "folder for each frame's counts, DIR/frame_NNNNNN.h5 "
+  f.push_back(path_field("data-dir", "folder for each frame's counts, DIR/frame_NNNNNN.h5 "
                                      "(default: none)",
                          &J::data_dir));
   f.push_back(integer_field("fps", "frames per second of the movie", &J::fps, 1, 240));
@@ -144,15 +144,21 @@ std::string zoom_frame_name(std::int64_t k, const char* extension) {
 
 void validate(const ZoomJob& job) {
   // The zoom's own parameters set in code bypass the setters' rules: apply them again (the
-  // map's are checked as the map checks them).
+  // map's are checked as the map checks them). An empty folder set in code means none (or the
+  // default), which a user cannot say with an empty name.
   ZoomJob copy = job;
-  for (const auto& field : zoom_job_fields())
-    if (field.get && (kMapFieldsNotInZoom.count(field.name) ||
-                      !find_field(map_job_fields(), field.name))) try {
-        field.set(copy, field.get(job));
-      } catch (const ParameterError& e) {
-        throw e.renamed("--" + field.name);
-      }
+  for (const auto& field : zoom_job_fields()) {
+    if (!field.get || (!kMapFieldsNotInZoom.count(field.name) &&
+                       find_field(map_job_fields(), field.name)))
+      continue;
+    const ParamValue value = field.get(job);
+    if (field.kind == ParamKind::Text && std::get<std::string>(value).empty()) continue;
+    try {
+      field.set(copy, value);
+    } catch (const ParameterError& e) {
+      throw e.renamed("--" + field.name);
+    }
+  }
   const DivergenceMapParams& p = job.map.physics;
   for (const auto& [flag, side] : {std::pair{"--width", p.width}, std::pair{"--height", p.height}})
     if (side % 2 != 0)
@@ -174,12 +180,7 @@ void validate(const ZoomJob& job) {
                                   map.physics.y_range[0], map.physics.y_range[1], e.parameter()));
     }
   }
-  check_output_path("--out", job.out);
-  check_output_is_not_input("--out", job.out, "--config", job.map.config);
-  std::error_code ec;
-  if (!job.overwrite && fs::exists(job.out, ec))
-    throw ParameterError("--out", job.out,
-                         "a file that does not exist yet (add --overwrite to replace it)");
+  check_output("--out", job.out, job.overwrite, {{"--config", job.map.config}});
   check_folder("--frames-dir", zoom_frames_dir(job));
   if (!job.data_dir.empty()) check_folder("--data-dir", job.data_dir);
 }

@@ -89,6 +89,21 @@ void check_record(const char* flag, const fs::path& folder, const std::string& r
                                    flag, folder.string(), kRecordName, flag));
 }
 
+// Refuses a folder of the zoom where its record, its lock or a frame would be the --config
+// file: no --overwrite may replace what the zoom is made from.
+void check_folder_holds_no_input(const char* flag, const fs::path& folder, const ZoomJob& job) {
+  const fs::path config = job.map.config;
+  if (config.empty()) return;
+  const std::string name = config.filename().string();
+  // Through links too: the config may be a link to the record.
+  if (same_file(folder / kRecordName, config) || same_file(folder / kLockFileName, config) ||
+      (is_frame_file(name) && same_file(folder / name, config)))
+    throw ParameterError(flag, folder.string(),
+                         fmt::format("a folder other than the one of the --config file '{}' "
+                                     "(the zoom writes its {}, its {} and its frames there)",
+                                     shown_text(config.string()), kRecordName, kLockFileName));
+}
+
 // Makes the folder and takes it for this zoom (one writer at a time); removes the temporaries
 // of a killed run, with `overwrite` the frames already there, and writes the record.
 RunLock take_folder(const char* flag, const fs::path& folder, const std::string& record,
@@ -114,7 +129,8 @@ void encode_movie(const ZoomJob& job, const fs::path& frames, ZoomOutcome& outco
     outcome.note = no_ffmpeg_note(frames, job.out, fps);
     return;
   }
-  VideoEncoder encoder(ffmpeg, job.out, job.map.physics.width, job.map.physics.height, fps);
+  VideoEncoder encoder(ffmpeg, job.out, job.map.physics.width, job.map.physics.height, fps,
+                       job.overwrite ? IfExists::replace : IfExists::refuse);
   for (std::int64_t k = 0; k < job.frames; ++k)
     encoder.add(to_frame_image(read_png(frames / zoom_frame_name(k, "png"))));
   encoder.finish();
@@ -129,6 +145,8 @@ ZoomOutcome run_zoom_job(const ZoomJob& job, const ZoomObserver& observer) {
   const fs::path data = job.data_dir;
   const std::string record = zoom_record(job);
   const bool own_data_folder = !data.empty() && !same_file(data, frames);
+  check_folder_holds_no_input("--frames-dir", frames, job);
+  if (own_data_folder) check_folder_holds_no_input("--data-dir", data, job);
   check_record("--frames-dir", frames, record, job.overwrite);
   if (own_data_folder) check_record("--data-dir", data, record, job.overwrite);
   const RunLock frames_lock = take_folder("--frames-dir", frames, record, job.overwrite);

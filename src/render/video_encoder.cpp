@@ -74,8 +74,8 @@ std::string no_ffmpeg_note(const fs::path& frames_dir, const fs::path& out, int 
 }
 
 VideoEncoder::VideoEncoder(const std::string& ffmpeg, const fs::path& out, int width, int height,
-                           int fps)
-    : out_(out), width_(width), height_(height) {
+                           int fps, IfExists if_exists)
+    : out_(out), width_(width), height_(height), if_exists_(if_exists) {
   const fs::path parent = out.has_parent_path() ? out.parent_path() : ".";
   temporary_ = parent / fmt::format(".{}.tmp-{}.mp4", out.filename().string(), ::getpid());
   log_ = parent / fmt::format(".{}.log-{}", out.filename().string(), ::getpid());
@@ -166,9 +166,14 @@ void VideoEncoder::finish() {
   if (!synced)
     throw RunError(fmt::format("cannot write '{}': {}", out_.string(), std::strerror(error)));
   std::error_code ec;
-  fs::rename(temporary_, out_, ec);
-  if (ec)
-    throw RunError(fmt::format("cannot write '{}': {}", out_.string(), ec.message()));
+  const int moved = rename_into_place(temporary_, out_, if_exists_);
+  if (moved == EEXIST && if_exists_ == IfExists::refuse)
+    throw RunError(fmt::format("cannot write '{}': another process made it while this one "
+                               "worked; it is left as it is and this movie is discarded (give "
+                               "another name, or --overwrite to replace it)",
+                               out_.string()));
+  if (moved != 0)
+    throw RunError(fmt::format("cannot write '{}': {}", out_.string(), std::strerror(moved)));
   fs::remove(log_, ec);
 }
 

@@ -64,5 +64,46 @@ TEST(OutputPath, RefusesAnOutputThatIsAnInputNamingBoth) {
   EXPECT_FALSE(same_file(dir / "new1", dir / "new2"));
 }
 
+// The temporary written beside an output has a longer name; both must fit the filesystem.
+TEST(OutputPath, RefusesNamesTooLongForTheFolderWithTheirTemporary) {
+  test::TempDir dir;
+  const std::size_t most = 255 - kHiddenNameExtra;
+  EXPECT_EQ(refusal(dir / std::string(most, 'n')), "");
+  const std::string longer = refusal(dir / std::string(most + 1, 'n'));
+  EXPECT_NE(longer.find("a file name of at most " + std::to_string(most) + " bytes"),
+            std::string::npos)
+      << longer;
+  EXPECT_NE(refusal(dir / std::string(300, 'n')).find("this one has 300"), std::string::npos);
+}
+
+// A run's folder is read whole: no output may go into it, whatever its name.
+TEST(OutputPath, RefusesAnOutputInsideAFolderThatIsAnInput) {
+  test::TempDir dir;
+  std::filesystem::create_directory(dir / "run");
+  test::write_text(dir / "run" / "snapshot_000001.h5", "snapshot");
+  for (const auto& out : {dir / "run" / "snapshot_000001.h5", dir / "run" / "new.h5",
+                          dir / "run" / ".." / "run" / "x.png"}) {
+    try {
+      check_output("--out", out, true, {{"--input", dir / "run"}});
+      FAIL() << out << " accepted";
+    } catch (const ParameterError& e) {
+      EXPECT_NE(std::string(e.what()).find("a file outside the folder"), std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_NO_THROW(check_output("--out", dir / "beside.h5", true, {{"--input", dir / "run"}}));
+}
+
+TEST(OutputPath, RefusesAnExistingFileUnlessOverwrite) {
+  test::TempDir dir;
+  test::write_text(dir / "old.png", "x");
+  EXPECT_NO_THROW(check_output("--out", dir / "old.png", true));
+  EXPECT_NO_THROW(check_output("--out", dir / "new.png", false));
+  EXPECT_THROW(check_output("--out", dir / "old.png", false), ParameterError);
+  // A dangling link is a name that exists: writing would replace the link.
+  std::filesystem::create_symlink(dir / "nowhere", dir / "dangling.png");
+  EXPECT_THROW(check_output("--out", dir / "dangling.png", false), ParameterError);
+}
+
 }  // namespace
 }  // namespace orrery

@@ -88,7 +88,7 @@ struct Glfw {
 };
 
 // The window's picture, rows from the top, as a PNG.
-void write_screenshot(const std::string& path, int width, int height) {
+void write_screenshot(const std::string& path, bool overwrite, int width, int height) {
   RgbImage image{width, height, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height * 3)};
   std::vector<std::uint8_t> rows(image.pixels.size());
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
@@ -98,7 +98,7 @@ void write_screenshot(const std::string& path, int width, int height) {
   for (int r = 0; r < height; ++r)
     std::copy_n(rows.data() + static_cast<std::size_t>(height - 1 - r) * row, row,
                 image.pixels.data() + static_cast<std::size_t>(r) * row);
-  write_png(path, image);
+  write_png(path, image, overwrite ? IfExists::replace : IfExists::refuse);
 }
 
 }  // namespace
@@ -188,7 +188,8 @@ WindowOutcome run_view_window(ViewSession& session, const WindowOptions& options
     if (out.frames == 0) first = std::chrono::steady_clock::now();
     ++out.frames;
     if (lockstep && out.frames >= options.exit_after_frames) {
-      if (!options.screenshot.empty()) write_screenshot(options.screenshot, width, height);
+      if (!options.screenshot.empty())
+        write_screenshot(options.screenshot, options.overwrite, width, height);
       break;
     }
     glfwSwapBuffers(window.get());

@@ -15,6 +15,7 @@ namespace orrery::view {
 struct WindowOptions {
   int width = 1280, height = 720;
   std::string screenshot;              // a PNG of the last frame drawn ("" for none)
+  bool overwrite = false;              // replace an existing screenshot file
   std::int64_t exit_after_frames = 0;  // 0: until the window is closed
 };
 

@@ -177,6 +177,19 @@ ParamField<P> text_field(std::string name, std::string help, std::string P::*mem
   return f;
 }
 
+// A path to write: text that may not be empty, for an empty name names no file (a job given
+// "" would compute and write nothing, or write where the user did not say).
+template <class P>
+ParamField<P> path_field(std::string name, std::string help, std::string P::*member) {
+  ParamField<P> f = text_field(name, std::move(help), member);
+  f.set = [name, member](P& p, const ParamValue& v) {
+    const std::string& text = std::get<std::string>(v);
+    if (text.empty()) throw ParameterError(name, text, "a path (an empty name names no file)");
+    p.*member = text;
+  };
+  return f;
+}
+
 template <class P>
 ParamField<P> flag_field(std::string name, std::string help, bool P::*member) {
   ParamField<P> f{name, std::move(help), ParamKind::Flag};

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 
+#include "orrery/core/rename_into_place.hpp"
 #include "orrery/render/frame_image.hpp"
 
 namespace orrery {
@@ -27,9 +28,10 @@ std::string no_ffmpeg_note(const std::filesystem::path& frames_dir,
 
 class VideoEncoder {
  public:
-  // Starts ffmpeg; RunError when it cannot. Width and height must be even (4:2:0).
+  // Starts ffmpeg; RunError when it cannot. Width and height must be even (4:2:0). With
+  // IfExists::refuse, finish() takes the name `out` only if it is still free.
   VideoEncoder(const std::string& ffmpeg, const std::filesystem::path& out, int width,
-               int height, int fps);
+               int height, int fps, IfExists if_exists = IfExists::replace);
   VideoEncoder(const VideoEncoder&) = delete;
   VideoEncoder& operator=(const VideoEncoder&) = delete;
   ~VideoEncoder();  // an unfinished encoding is stopped and its temporary file removed
@@ -41,6 +43,7 @@ class VideoEncoder {
   void stop();
   std::filesystem::path out_, temporary_, log_;
   int width_, height_;
+  IfExists if_exists_;
   int pipe_ = -1;
   pid_t pid_ = -1;
 };
