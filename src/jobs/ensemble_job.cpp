@@ -134,9 +134,9 @@ std::vector<ParamField<J>> make_fields() {
   }
   add_backend_fields(f, &J::backend, &J::devices, &J::cpu_kernel, "where to compute");
   f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
-  f.push_back(text_field("out", "HDF5 file of the starts, final states and energy drift",
+  f.push_back(path_field("out", "HDF5 file of the starts, final states and energy drift",
                          &J::out));
-  f.push_back(text_field("plot", "PNG of the energy drift against time (default: none)",
+  f.push_back(path_field("plot", "PNG of the energy drift against time (default: none)",
                          &J::plot));
   f.push_back(flag_field("overwrite",
                          "replace --out and --plot where they exist (without it they are refused)",
@@ -240,11 +240,16 @@ const std::vector<ParamField<EnsembleJob>>& ensemble_job_fields() {
 
 void validate(const EnsembleJob& job) {
   // Parameters set in code bypass the setters' rules: apply them again to every value that is
-  // not the default (some defaults, such as threads = 0 for all cores, are outside the rules).
+  // not the default (some defaults, such as threads = 0 for all cores, are outside the rules)
+  // and not an empty path (no file: the Python face's default, refused only when a user types it).
   EnsembleJob copy = job;
   const EnsembleJob defaults;
-  for (const auto& field : ensemble_job_fields())
-    if (field.get && field.get(job) != field.get(defaults)) field.set(copy, field.get(job));
+  for (const auto& field : ensemble_job_fields()) {
+    if (!field.get) continue;
+    const ParamValue v = field.get(job);
+    const auto* text = std::get_if<std::string>(&v);
+    if (v != field.get(defaults) && !(text && text->empty())) field.set(copy, v);
+  }
   int problem = 0;
   try {
     problem = ensemble_problem_index(job.problem);
@@ -276,17 +281,12 @@ void validate(const EnsembleJob& job) {
 
   if (job.out.empty() && job.plot.empty() && !job.in_memory)
     throw ParameterError("--out", "", "a file to write (an HDF5 file, or --plot's PNG)");
-  for (const auto& [flag, path] : {std::pair{"--out", &job.out}, std::pair{"--plot", &job.plot}}) {
-    if (path->empty()) continue;
-    check_output_path(flag, *path);
-    check_output_is_not_input(flag, *path, "--config", job.config);
-    if (job.starts != "grid" && job.starts != "random")
-      check_output_is_not_input(flag, *path, "--starts", job.starts);
-    std::error_code ec;
-    if (!job.overwrite && std::filesystem::exists(*path, ec))
-      throw ParameterError(flag, *path,
-                           "a file that does not exist yet (add --overwrite to replace it)");
-  }
+  const bool file_starts = job.starts != "grid" && job.starts != "random";
+  for (const auto& [flag, path] : {std::pair{"--out", &job.out}, std::pair{"--plot", &job.plot}})
+    if (!path->empty())
+      check_output(flag, *path, job.overwrite,
+                   {{"--config", job.config},
+                    {"--starts", file_starts ? std::filesystem::path(job.starts) : ""}});
   if (!job.out.empty() && !job.plot.empty() && same_file(job.out, job.plot))
     throw ParameterError("--plot", job.plot, "a path other than --out");
   if (!job.plot.empty() && !info.has_energy)
@@ -327,7 +327,7 @@ EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserv
   }
 
   // The data first and the picture last: a new picture always has its data beside it.
-  OutputSet outputs;
+  OutputSet outputs(job.overwrite ? IfExists::replace : IfExists::refuse);
   if (!job.out.empty()) outputs.add(job.out, encode_ensemble_file(job.out, job, outcome));
   if (!job.plot.empty()) outputs.add(job.plot, encode_png(draw_ensemble_drift(job, outcome)));
   outputs.commit();
