@@ -297,7 +297,13 @@ void validate(const EnsembleJob& job) {
 EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserver& observer) {
   validate(job);
   EnsembleJobOutcome outcome;
-  outcome.starts = make_ensemble_starts(job);
+  try {
+    outcome.starts = make_ensemble_starts(job);
+  } catch (const ParameterError& e) {
+    // The starts' options are read here, before any work; named as the flags are.
+    if (e.parameter().starts_with("--")) throw;
+    throw e.renamed("--" + e.parameter());
+  }
   outcome.steps = steps_of(job);
   const auto choices = run_choices(job, outcome.starts.problem);
 

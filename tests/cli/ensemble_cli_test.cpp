@@ -66,11 +66,13 @@ TEST(EnsembleCli, LorenzSweepAndAPlotOfTheDrift) {
   EXPECT_EQ(params[63 * 3 + 1], 21.0);
   EXPECT_EQ(h5::read_attribute(file.id(), "steps_run").integer, 1000);
 
+#if ORRERY_HAVE_CAIRO
   r = run_cli({"ensemble", "--resolution", "8", "--integrator", "euler,leapfrog", "--steps",
                "500", "--samples", "10", "--out", "e.h5", "--plot", "e.png"},
               dir.path());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir / "e.png"));
+#endif
 }
 
 TEST(EnsembleCli, RefusesBadInputBeforeWork) {
