@@ -21,6 +21,7 @@
 #include "orrery/io/png_file.hpp"
 #include "orrery/jobs/compute_fields.hpp"
 #include "orrery/jobs/ensemble_plot.hpp"
+#include "orrery/render/frame_image.hpp"
 
 namespace orrery {
 
@@ -292,6 +293,7 @@ void validate(const EnsembleJob& job) {
   if (!job.plot.empty() && !info.has_energy)
     throw ParameterError("--plot", job.plot,
                          fmt::format("none: {} has no energy to plot", info.name));
+  if (!job.plot.empty()) require_text_drawing();  // a build without Cairo says so before work
 }
 
 EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserver& observer) {
