@@ -44,10 +44,10 @@ cuobjdump -sass ./build-gpu/bin/orrery_polynomial_leapfrog > "$OUT/polynomial.sa
 python3 bench/sass_ensemble_count.py "$OUT/polynomial.sass" | tee -a "$OUT/ensemble_sass.txt"
 
 echo "== the map's CUDA tests (its kernels share the register steppers)"
-timeout 200 ./build-gpu/bin/orrery_tests --gtest_filter='CudaMap*:CudaDivergence*' 2>&1 |
+timeout 300 ./build-gpu/bin/orrery_tests --gtest_filter='CudaMap*:CudaDivergence*:*CudaMapIntegrator*' 2>&1 |
   grep -E "^\[ +(FAILED|PASSED|SKIPPED|OK) +\]|Failure|Expected|tests ran" | head -40
 
 echo "== the canonical map"
-timeout 120 ./build-gpu/bin/orrery_bench --benchmark_filter='divergence_map_cuda/fp64/0$' \
-  --benchmark_repetitions=3 --benchmark_format=console 2>&1 | tail -8
+timeout 120 ./build-gpu/bin/orrery_bench --benchmark_filter='divergence_map_cuda/fp64/1gpu$' \
+  --benchmark_format=console 2>&1 | tail -8
 ls -la "$OUT"
