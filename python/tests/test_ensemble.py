@@ -34,7 +34,9 @@ def test_each_integrator_has_its_run_and_symplectic_error_is_smaller():
 def test_lorenz_sweep_returns_the_swept_parameter():
     r = orrery.ensemble(problem="lorenz", sweep="rho=0:21", n=16, integrator="rk4", dt=0.001,
                         t_end=0.5, backend="cpu")
-    assert np.array_equal(r["parameters"][:, 1], np.linspace(0, 21, 16))
+    # rho_i = 21 i / 15, as numpy's linspace up to its rounding of the step
+    assert np.allclose(r["parameters"][:, 1], np.linspace(0, 21, 16), rtol=0, atol=1e-14)
+    assert r["parameters"][0, 1] == 0 and r["parameters"][-1, 1] == 21
     assert "energy_error_final" not in r["runs"]["rk4-fp64"]
 
 
