@@ -22,14 +22,17 @@
 namespace orrery::cpu::ORRERY_CPU_KERNEL {
 namespace {
 
-template <int I, Precision P, int Body>
+// The varied body is chosen at run time here, not compiled in as on the GPU (whose registers
+// need the index): one kernel per precision, not three, with the same arithmetic, since only the
+// start and the observable depend on the body, and the observable's switch keeps each index
+// known at compile time.
+template <int I, Precision P>
 void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
   using Traits = PrecisionTraits<P>;
   using R = typename Traits::Real;
   using V = stdx::native_simd<R>;
   using Mask = typename V::mask_type;
-  using Problem = TwinDivergence<map_integrator_t<I>, V,
-                                 typename Traits::InverseCube, Body>;
+  using Problem = TwinDivergence<map_integrator_t<I>, V, typename Traits::InverseCube, 0>;
   constexpr int L = static_cast<int>(V::size());
   constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
@@ -60,7 +63,7 @@ void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
   const auto load = [&](int l, std::int64_t t) {
     std::int64_t j = 0, k = 0;
     src.pixel_of(t, j, k);
-    const TwinStart ts = twin_start<Body>(s, j, k);
+    const TwinStart ts = twin_start(s, j, k);
     set_lane(st.base, ts.base, l);
     set_lane(st.twin, ts.twin, l);
   };
@@ -119,7 +122,9 @@ void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
       deadline = next_deadline();
       continue;
     }
-    const V d2 = Problem::separation2(st);
+    const V d2 = s.body == 0   ? Problem::template separation2<0>(st)
+                 : s.body == 1 ? Problem::template separation2<1>(st)
+                               : Problem::template separation2<2>(st);
     const Mask diverged = !(d2 <= dc2) && active;  // NaN compares false: a non-finite pixel stops
     if (stdx::any_of(diverged)) {
       for (int l = 0; l < L; ++l)
@@ -142,7 +147,7 @@ void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
 
 template <int I>
 void run_twin_lanes(const DivergenceSetup& s, Precision p, TwinTaskSource& src) {
-  visit_map_kernel(p, s.body, [&]<Precision P, int Body>() { run_lanes<I, P, Body>(s, src); });
+  visit_map_kernel(p, s.body, [&]<Precision P, int>() { run_lanes<I, P>(s, src); });
 }
 
 template void run_twin_lanes<ORRERY_MAP_INTEGRATOR>(const DivergenceSetup&, Precision,

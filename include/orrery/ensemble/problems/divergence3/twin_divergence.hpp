@@ -61,9 +61,11 @@ struct TwinDivergence {
   }
 
   // The observable: the squared separation of the varied body from its twin. The pixel stops
-  // when it is not ≤ d_c² (a NaN stops it too).
+  // when it is not ≤ d_c² (a NaN stops it too). B: another body, for a caller that chooses the
+  // varied body at run time (the CPU lanes; the state does not depend on which body is varied).
+  template <int B = Body>
   ORRERY_HD static T separation2(const State& st) {
-    return norm2(st.base.x[Body] - st.twin.x[Body]);
+    return norm2(st.base.x[B] - st.twin.x[B]);
   }
 
   // `starting`: bool, or a mask with one choice per SIMD lane.
