@@ -13,7 +13,7 @@ _Devices = str | Sequence[int]
 def ensemble(
     *,
     problem: Literal["henon-heiles", "lorenz"] = "henon-heiles",
-    integrator: str = "leapfrog",
+    integrator: str = "",
     precision: str = "fp64",
     dt: float = 0.01,
     steps: int = 10000,

@@ -50,7 +50,8 @@ std::vector<ParamField<J>> make_fields() {
   }
   auto integrators = text_field(
       "integrator",
-      fmt::format("integrators, comma-separated (one run each): {}",
+      fmt::format("integrators, comma-separated (one run each; default: leapfrog, or rk4 for a "
+                  "first-order problem): {}",
                   fmt::join(ensemble_integrator_names(), ", ")),
       &J::integrators);
   integrators.placeholder = "NAME,...";
@@ -173,7 +174,11 @@ std::vector<RunChoice> run_choices(const EnsembleJob& job, int problem) {
     else
       throw ParameterError("--precision", job.precisions, "fp64, fp32 or both, comma-separated");
   }
-  for (const auto& name : list_of(job.integrators)) {
+  const bool second_order = ensemble_problems()[static_cast<std::size_t>(problem)].second_order;
+  const std::string names = !job.integrators.empty() ? job.integrators
+                            : second_order          ? "leapfrog"
+                                                    : "rk4";
+  for (const auto& name : list_of(names)) {
     int index = 0;
     try {
       index = ensemble_integrator_index(name);

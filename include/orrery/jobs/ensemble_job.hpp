@@ -23,7 +23,9 @@ namespace orrery {
 
 struct EnsembleJob {
   std::string problem = "henon-heiles";
-  std::string integrators = "leapfrog";  // comma-separated: one run each
+  // Comma-separated, one run each; "": the problem's default (leapfrog for H = |p|²/2 + V(q),
+  // rk4 for a first-order system).
+  std::string integrators;
   std::string precisions = "fp64";       // comma-separated: one run each
   double dt = 0.01;
   std::int64_t steps = 10000;
