@@ -63,18 +63,8 @@ TEST_F(CudaEnsemble, EveryProblemIntegratorAndPrecisionGivesTheCpuBits) {
 }
 
 TEST_F(CudaEnsemble, SweepsComputedOnTheDeviceGiveTheCpuBits) {
-  SmallEnsemble e;
-  e.problem = "lorenz";
-  e.integrator = "rk4";
+  SmallEnsemble e = test::lorenz_benchmark(100003);
   e.precision = Precision::fp32;
-  e.dt = 1e-3;
-  e.steps = 1000;
-  e.trajectories = 100003;
-  e.sweep.base[0] = 1.0;
-  e.sweep.base[3] = 10.0;
-  e.sweep.base[5] = 8.0 / 3.0;
-  e.sweep.swept = 4;
-  e.sweep.to = 21.0;
   expect_same_bits(e.run(Backend::cuda), e.run(Backend::cpu), "lorenz sweep");
 }
 

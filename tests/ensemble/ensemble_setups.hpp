@@ -49,6 +49,24 @@ struct SmallEnsemble {
   }
 };
 
+// The GPU ensemble solvers' Lorenz benchmark: u0 = (1, 0, 0), σ = 10, β = 8/3, ρ = linspace(0,
+// 21, n), t ∈ [0, 1] in steps of 10⁻³.
+inline SmallEnsemble lorenz_benchmark(std::int64_t n) {
+  SmallEnsemble e;
+  e.problem = "lorenz";
+  e.integrator = "rk4";
+  e.dt = 1e-3;
+  e.steps = 1000;
+  e.trajectories = n;
+  e.sweep.base[0] = 1.0;
+  e.sweep.base[3] = 10.0;
+  e.sweep.base[5] = 8.0 / 3.0;
+  e.sweep.swept = 4;
+  e.sweep.from = 0.0;
+  e.sweep.to = 21.0;
+  return e;
+}
+
 // Hénon–Heiles starts on the section x = 0 at energy e: (0, y, px, py) with px from e.
 inline std::vector<double> henon_heiles_rows(double e, int count) {
   std::vector<double> rows;

@@ -186,17 +186,7 @@ TEST(Ensemble, LorenzBenchmarkInSinglePrecisionAgreesWithDouble) {
   // fp32 stays within a few thousand ulps of the fp64 run of the same method, itself within
   // RK4's truncation error (~10⁻¹⁰ at this step) of the exact flow.
   constexpr double kSinglePrecisionDrift = 1e-4;  // relative to max(1, |u|)
-  SmallEnsemble e;
-  e.problem = "lorenz";
-  e.dt = 1e-3;
-  e.steps = 1000;
-  e.trajectories = 512;
-  e.sweep.base[0] = 1.0;
-  e.sweep.base[3] = 10.0;
-  e.sweep.base[5] = 8.0 / 3.0;
-  e.sweep.swept = 4;
-  e.sweep.from = 0.0;
-  e.sweep.to = 21.0;
+  SmallEnsemble e = test::lorenz_benchmark(512);
   for (const char* name : {"rk4", "dopri5"}) {
     e.integrator = name;
     e.precision = Precision::fp64;
