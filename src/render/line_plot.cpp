@@ -80,7 +80,25 @@ FrameImage draw_line_plot(const PlotAxes& axes, const std::vector<PlotSeries>& s
     }
     const double left = widest + 2.8 * font, right = width - 1.5 * font;
     const bool legend = series.size() > 1 || !series.front().label.empty();
-    const double top = 2.0 * kTitleFont * height + (legend ? 1.8 * font : 0.6 * font);
+    // The legend's entries in rows that fit between the frame's sides, each row centred.
+    std::vector<std::vector<std::size_t>> rows;
+    std::vector<double> entry_width(series.size()), row_width;
+    if (legend) {
+      for (std::size_t i = 0; i < series.size(); ++i) {
+        cairo_text_extents_t e;
+        cairo_text_extents(cr, series[i].label.c_str(), &e);
+        entry_width[i] = e.width + 4.5 * font;
+        if (rows.empty() || row_width.back() + entry_width[i] > right - left) {
+          rows.emplace_back();
+          row_width.push_back(0);
+        }
+        rows.back().push_back(i);
+        row_width.back() += entry_width[i];
+      }
+    }
+    const double legend_rows = static_cast<double>(rows.size());
+    const double top = 2.0 * kTitleFont * height + (legend ? (0.6 + 1.2 * legend_rows) * font
+                                                           : 0.6 * font);
     const double bottom = height - 3.2 * font;
     auto px = [&](double x) { return left + (x - x0) / (x1 - x0) * (right - left); };
     auto py = [&](double y) {
@@ -141,27 +159,23 @@ FrameImage draw_line_plot(const PlotAxes& axes, const std::vector<PlotSeries>& s
       cairo_stroke(cr);
     }
     cairo_restore(cr);
-    // Legend: one row between the title and the frame, so it never hides a curve.
+    // Legend: rows between the title and the frame, so it never hides a curve.
     if (legend) {
       cairo_set_line_width(cr, std::max(1.5, height / 300.0));
-      double width_all = 0;
-      for (const auto& s : series) {
-        cairo_text_extents_t e;
-        cairo_text_extents(cr, s.label.c_str(), &e);
-        width_all += e.width + 4.5 * font;
-      }
-      double x = 0.5 * (left + right - width_all);
-      const double y = top - 0.9 * font;
-      for (const auto& s : series) {
-        set_colour(cr, s.colour);
-        cairo_move_to(cr, x, y);
-        cairo_line_to(cr, x + 1.8 * font, y);
-        cairo_stroke(cr);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        text_at(cr, s.label, x + 2.3 * font, y, 0.0, 0.5);
-        cairo_text_extents_t e;
-        cairo_text_extents(cr, s.label.c_str(), &e);
-        x += e.width + 4.5 * font;
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        double x = 0.5 * (left + right - row_width[r]);
+        const double above = legend_rows - 1.0 - static_cast<double>(r);  // rows below this one
+        const double y = top - 0.9 * font - above * 1.2 * font;
+        for (const std::size_t i : rows[r]) {
+          const PlotSeries& s = series[i];
+          set_colour(cr, s.colour);
+          cairo_move_to(cr, x, y);
+          cairo_line_to(cr, x + 1.8 * font, y);
+          cairo_stroke(cr);
+          cairo_set_source_rgb(cr, 0, 0, 0);
+          text_at(cr, s.label, x + 2.3 * font, y, 0.0, 0.5);
+          x += entry_width[i];
+        }
       }
     }
   #else
