@@ -3,6 +3,7 @@
 // integrator and precision asked for run over the same starts, to an HDF5 file and a plot of the
 // energy drift. The job (jobs/ensemble_job.hpp) validates and runs; this face parses, shows
 // progress and prints a summary line per run.
+#include <cmath>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -24,8 +25,12 @@ const EnsembleJob& ensemble_job_defaults() {
 
 std::string drift_summary(const EnsembleRunResult& r) {
   if (r.final_drift.empty()) return "";
-  return fmt::format("; |dE/E| at the end: median {:.3g}, largest {:.3g}",
-                     r.drift_median.back(), r.drift_max.back());
+  std::size_t lost = 0;  // trajectories that went non-finite (escaped, or blew up)
+  for (double d : r.largest_drift) lost += !std::isfinite(d);
+  std::string s = fmt::format("; |dE/E| at the end: median {:.3g}, largest {:.3g}",
+                              r.drift_median.back(), r.drift_max.back());
+  if (lost > 0) s += fmt::format(" ({} of {} went non-finite)", lost, r.largest_drift.size());
+  return s;
 }
 
 class EnsembleCommand final : public Command {
