@@ -266,7 +266,7 @@ void validate(const EnsembleJob& job) {
   if (job.samples > steps)
     throw ParameterError("--samples", fmt::format("{}", job.samples),
                          fmt::format("at most --steps ({})", steps));
-  run_choices(job, problem);
+  const std::size_t runs = run_choices(job, problem).size();
   try {
     check_devices_for_backend(job.backend, job.devices);
     if (!job.cpu_kernel.empty()) resolve_cpu_kernel(job.cpu_kernel);
@@ -278,10 +278,11 @@ void validate(const EnsembleJob& job) {
                                                                    : job.n)
                                            : job.n;
   // Per trajectory: the start row, the final state of each run and its drift samples in memory
-  // at once, and the same again while the file is encoded.
+  // at once, and the same again while the file is encoded. (A file of starts is counted when it
+  // is read: here as --n rows.)
   const double per_trajectory =
       8.0 * (info.state_words + info.parameters) +
-      static_cast<double>(run_choices(job, problem).size()) *
+      static_cast<double>(runs) *
           (2.0 * 8.0 * info.state_words + (info.has_energy ? 4.0 * job.samples + 16.0 : 0.0));
   check_memory(fmt::format("{} trajectories", n), static_cast<double>(n) * per_trajectory);
 
