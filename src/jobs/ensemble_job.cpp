@@ -278,8 +278,8 @@ void validate(const EnsembleJob& job) {
                                                                    : job.n)
                                            : job.n;
   // Per trajectory: the start row, the final state of each run and its drift samples in memory
-  // at once, and the same again while the file is encoded. (A file of starts is counted when it
-  // is read: here as --n rows.)
+  // at once, and the same again while the file is encoded. (The rows of a file of starts are not
+  // known before it is read: counted here as --n.)
   const double per_trajectory =
       8.0 * (info.state_words + info.parameters) +
       static_cast<double>(runs) *
