@@ -13,7 +13,6 @@ from sass_loops import functions, loops
 
 
 def label(name):
-    m = re.search(r"ensemble_kernelIN6orrery(\d+)", name)
     parts = re.findall(r"N6orrery\d+([A-Za-z0-9_]+?)E", name)
     real = "fp32" if re.search(r"fEEvNS", name) else "fp64"
     return " ".join(parts[:2]) + " " + real if parts else name[:80]
