@@ -47,15 +47,26 @@ const Sphere& plummer(std::size_t n) {
   return it->second;
 }
 
-// Relative errors of |a| on a fixed random sample of targets against a long-double direct sum.
-template <class Real>
-std::pair<double, double> median_and_p99(const Sphere& s, const std::vector<Real>& a) {
+// The sample of targets and their accelerations by a long-double direct sum, once per N (at
+// 10⁶ bodies a reference takes seconds, and the θ rows share one).
+struct Reference {
+  std::vector<std::size_t> target;
+  std::vector<long double> a;  // 3 per target
+};
+
+const Reference& reference(const Sphere& s) {
+  static std::map<std::size_t, Reference> cache;
   const std::size_t n = s.m.size();
+  auto [it, fresh] = cache.try_emplace(n);
+  if (!fresh) return it->second;
+  Reference& r = it->second;
   std::mt19937_64 rng(7);
-  std::vector<double> err;
-  const std::size_t sample = n > kLargeSystem ? kSample / 10 : kSample;
-  for (std::size_t k = 0; k < std::min(sample, n); ++k) {
-    const std::size_t i = rng() % n;
+  const std::size_t sample = std::min(n > kLargeSystem ? kSample / 10 : kSample, n);
+  for (std::size_t k = 0; k < sample; ++k) r.target.push_back(rng() % n);
+  r.a.resize(3 * sample);
+#pragma omp parallel for schedule(dynamic)
+  for (std::size_t k = 0; k < sample; ++k) {
+    const std::size_t i = r.target[k];
     long double ex = 0, ey = 0, ez = 0;
     for (std::size_t j = 0; j < n; ++j) {
       if (j == i) continue;
@@ -65,6 +76,20 @@ std::pair<double, double> median_and_p99(const Sphere& s, const std::vector<Real
       const long double f = s.m[j] / (r2 * std::sqrt(r2));
       ex += f * dx, ey += f * dy, ez += f * dz;
     }
+    r.a[3 * k] = ex, r.a[3 * k + 1] = ey, r.a[3 * k + 2] = ez;
+  }
+  return r;
+}
+
+// Relative errors of |a| on the reference's targets: median and 99th percentile.
+template <class Real>
+std::pair<double, double> median_and_p99(const Sphere& s, const std::vector<Real>& a) {
+  const std::size_t n = s.m.size();
+  const Reference& r = reference(s);
+  std::vector<double> err;
+  for (std::size_t k = 0; k < r.target.size(); ++k) {
+    const std::size_t i = r.target[k];
+    const long double ex = r.a[3 * k], ey = r.a[3 * k + 1], ez = r.a[3 * k + 2];
     const long double dx = a[i] - ex, dy = a[n + i] - ey, dz = a[2 * n + i] - ez;
     err.push_back(static_cast<double>(std::sqrt((dx * dx + dy * dy + dz * dz) /
                                                 (ex * ex + ey * ey + ez * ez))));
@@ -75,14 +100,15 @@ std::pair<double, double> median_and_p99(const Sphere& s, const std::vector<Real
 
 template <class Real>
 void engine_row(benchmark::State& state, const std::string& engine, Backend backend,
-                bool potentials = true, bool devices_arg = false) {
+                bool potentials = true, bool devices_arg = false, bool theta_arg = false) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
-  const int leaf = state.range(1) > 0 ? static_cast<int>(state.range(1)) : 0;
-  const int group = state.range(2) > 0 ? static_cast<int>(state.range(2)) : 0;
+  const int leaf = !theta_arg && state.range(1) > 0 ? static_cast<int>(state.range(1)) : 0;
+  const int group = !theta_arg && state.range(2) > 0 ? static_cast<int>(state.range(2)) : 0;
   const Sphere& s = plummer(n);
   EngineOptions o;
   o.backend = backend;
-  o.theta = 0.5;
+  o.theta = theta_arg ? static_cast<double>(state.range(1)) / 1000.0 : 0.5;
+  if (theta_arg) o.multipole = state.range(2) == 0 ? Multipole::monopole : Multipole::quadrupole;
   o.leaf_size = leaf;
   o.group_size = group;
   if (devices_arg) {  // the first range(3) devices; none named is every device
@@ -160,6 +186,22 @@ void register_rows() {
   benchmark::RegisterBenchmark("tree_accelerations/cuda/fp32", [](benchmark::State& s) {
     engine_row<float>(s, "tree", Backend::cuda, false);
   })->Args({1000000, 0, 0})->Unit(benchmark::kMillisecond)->Iterations(20)->UseRealTime();
+  // Time against accuracy (the work–precision diagram of docs/gravity-tree.md):
+  // tree_theta/<backend>/fp32/<N>/<1000 θ>/<0 monopole, 2 quadrupole>.
+  for (const Backend b : {Backend::cpu, Backend::cuda}) {
+    if (b == Backend::cuda && cuda_device_count() == 0) continue;
+    const bool gpu = b == Backend::cuda;
+    auto* theta = benchmark::RegisterBenchmark(
+        gpu ? "tree_theta/cuda/fp32" : "tree_theta/cpu/fp32",
+        gpu ? +[](benchmark::State& s) { engine_row<float>(s, "tree", Backend::cuda, true, false, true); }
+            : +[](benchmark::State& s) { engine_row<float>(s, "tree", Backend::cpu, true, false, true); });
+    for (const std::int64_t n : gpu ? std::vector<std::int64_t>{1000000, 10000000}
+                                    : std::vector<std::int64_t>{1000000})
+      for (const std::int64_t multipole : {0, 2})
+        for (const std::int64_t t : {400, 500, 600, 700, 800, 900, 1000})
+          theta->Args({n, t, multipole});
+    theta->Unit(benchmark::kMillisecond)->Iterations(gpu ? 10 : 2)->UseRealTime();
+  }
   // The tree on 1, 2, 4, 8 devices of the host: tree_devices/cuda/fp32/N/0/0/DEVICES.
   auto* devices = benchmark::RegisterBenchmark("tree_devices/cuda/fp32", [](benchmark::State& s) {
     engine_row<float>(s, "tree", Backend::cuda, true, true);
