@@ -102,8 +102,11 @@ template <class Real>
 void engine_row(benchmark::State& state, const std::string& engine, Backend backend,
                 bool potentials = true, bool devices_arg = false, bool theta_arg = false) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
-  const int leaf = !theta_arg && state.range(1) > 0 ? static_cast<int>(state.range(1)) : 0;
-  const int group = !theta_arg && state.range(2) > 0 ? static_cast<int>(state.range(2)) : 0;
+  // θ rows: (N, 1000 θ, multipole, leaf, group); the others (N, leaf, group, …).
+  const std::int64_t leaf_arg = theta_arg ? state.range(3) : state.range(1);
+  const std::int64_t group_arg = theta_arg ? state.range(4) : state.range(2);
+  const int leaf = leaf_arg > 0 ? static_cast<int>(leaf_arg) : 0;
+  const int group = group_arg > 0 ? static_cast<int>(group_arg) : 0;
   const Sphere& s = plummer(n);
   EngineOptions o;
   o.backend = backend;
@@ -187,7 +190,8 @@ void register_rows() {
     engine_row<float>(s, "tree", Backend::cuda, false);
   })->Args({1000000, 0, 0})->Unit(benchmark::kMillisecond)->Iterations(20)->UseRealTime();
   // Time against accuracy (the work–precision diagram of docs/gravity-tree.md):
-  // tree_theta/<backend>/fp32/<N>/<1000 θ>/<0 monopole, 2 quadrupole>.
+  // tree_theta/<backend>/fp32/<N>/<1000 θ>/<0 monopole, 2 quadrupole>/<leaf>/<group> (0: the
+  // engine's defaults, chosen for quadrupoles; the monopole rows at θ = 0.5 try the others).
   for (const Backend b : {Backend::cpu, Backend::cuda}) {
     if (b == Backend::cuda && cuda_device_count() == 0) continue;
     const bool gpu = b == Backend::cuda;
@@ -199,7 +203,10 @@ void register_rows() {
                                     : std::vector<std::int64_t>{1000000})
       for (const std::int64_t multipole : {0, 2})
         for (const std::int64_t t : {400, 500, 600, 700, 800, 900, 1000})
-          theta->Args({n, t, multipole});
+          theta->Args({n, t, multipole, 0, 0});
+    if (gpu)
+      for (const std::int64_t leaf : {8, 16, 32})
+        for (const std::int64_t group : {32, 64}) theta->Args({1000000, 500, 0, leaf, group});
     theta->Unit(benchmark::kMillisecond)->Iterations(gpu ? 10 : 2)->UseRealTime();
   }
   // The tree on 1, 2, 4, 8 devices of the host: tree_devices/cuda/fp32/N/0/0/DEVICES.

@@ -39,6 +39,9 @@ class ForcesCommand final : public Command {
                "{:.6f} s)\n",
                job.repeat, r.median_seconds, r.median_parts.upload, r.median_parts.build,
                r.median_parts.force);
+    if (!r.tree_setting.empty())
+      fmt::print("  --accuracy {:g}: {} (chosen in {:.3f} s)\n", job.accuracy, r.tree_setting,
+                 r.setting_seconds);
     if (r.interactions_per_second > 0)
       fmt::print("  {:.4g} interactions/s\n", r.interactions_per_second);
     fmt::print("  written: {}\n", job.out);

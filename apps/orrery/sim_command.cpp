@@ -127,6 +127,11 @@ class SimCommand final : public Command {
     }
     if (!quiet_ && !outcome.threads_note.empty())
       std::fputs(fmt::format("orrery sim: note: {}\n", outcome.threads_note).c_str(), stderr);
+    if (!quiet_ && !outcome.tree_setting.empty())
+      std::fputs(fmt::format("orrery sim: --accuracy {:g}: {}\n", job.accuracy,
+                             outcome.tree_setting)
+                     .c_str(),
+                 stderr);
     if (!quiet_ && !outcome.potential_method.empty() && outcome.potential_method != "pairs")
       std::fputs(fmt::format("orrery sim: note: the potential energy W (and E) come from the "
                              "engine's {}, not from an exact pair sum\n",

@@ -7,6 +7,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/jobs/compute_fields.hpp"
+#include "orrery/nbody/tree_accuracy.hpp"
 
 namespace orrery {
 
@@ -34,6 +35,20 @@ void check_engine_choice(Backend backend, const std::vector<int>& devices, Preci
   } catch (const ParameterError& e) {
     throw e.renamed("--" + e.parameter());
   }
+}
+
+void check_accuracy_choice(const std::string& engine, double accuracy, double theta,
+                           const std::string& multipole) {
+  if (accuracy == 0) return;
+  if (engine != "tree")
+    throw ParameterError("--accuracy", fmt::format("{}", accuracy),
+                         "with --engine tree only (the direct engine is exact)");
+  const EngineOptions defaults;
+  if (theta != defaults.theta ||
+      multipole != multipole_names()[static_cast<std::size_t>(defaults.multipole)])
+    throw ParameterError("--accuracy", fmt::format("{}", accuracy),
+                         "without --theta or --multipole: it chooses them");
+  check_tree_accuracy(accuracy);
 }
 
 }  // namespace orrery

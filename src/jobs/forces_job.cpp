@@ -19,6 +19,7 @@
 #include "orrery/jobs/engine_fields.hpp"
 #include "orrery/nbody/coinciding_particles.hpp"
 #include "orrery/nbody/engines.hpp"
+#include "orrery/nbody/tree_accuracy.hpp"
 
 namespace orrery {
 
@@ -30,7 +31,7 @@ std::vector<ParamField<J>> make_fields() {
   std::vector<ParamField<J>> f;
   f.push_back(text_field("input", "particle file (CSV or HDF5), a run's snapshot, or a run",
                          &J::input));
-  add_engine_fields(f, &J::engine, &J::theta, &J::multipole);
+  add_engine_fields(f, &J::engine, &J::theta, &J::multipole, &J::accuracy);
   add_backend_fields(f, &J::backend, &J::devices, &J::cpu_kernel, "where to compute the forces");
   f.push_back(enum_field("precision", "floating-point type of positions and arithmetic",
                          &J::precision,
@@ -56,7 +57,7 @@ double median(std::vector<double> v) {
 // The results in the file's order (a row (a_x, a_y, a_z) per body), refused when not finite,
 // written whole.
 template <class Real>
-void write_forces(const ForcesJob& job, const EngineOptions& eo, const std::string& backend,
+void write_forces(const ForcesJob& job, const EngineOptions& eo, const ForcesOutcome& outcome,
                   const std::vector<std::uint64_t>& id, const std::vector<Real>& a,
                   const std::vector<Real>& phi, double seconds) {
   const std::size_t n = phi.size();
@@ -82,10 +83,14 @@ void write_forces(const ForcesJob& job, const EngineOptions& eo, const std::stri
   const hid_t root = file.id();
   h5::write_attribute(root, "format", std::string("orrery forces"));
   h5::write_attribute(root, "engine", job.engine);
-  h5::write_attribute(root, "backend", backend);
+  h5::write_attribute(root, "backend", outcome.backend);
   h5::write_attribute(root, "precision", to_string(job.precision));
-  h5::write_attribute(root, "theta", job.theta);
-  h5::write_attribute(root, "multipole", job.multipole);
+  h5::write_attribute(root, "theta", eo.theta);
+  h5::write_attribute(root, "multipole", multipole_names()[static_cast<std::size_t>(eo.multipole)]);
+  if (job.accuracy > 0) {
+    h5::write_attribute(root, "accuracy", job.accuracy);
+    h5::write_attribute(root, "tree_setting", outcome.tree_setting);
+  }
   h5::write_attribute(root, "G", eo.g);
   h5::write_attribute(root, "softening", eo.softening);
   h5::write_attribute(root, "N", static_cast<std::int64_t>(n));
@@ -97,15 +102,23 @@ void write_forces(const ForcesJob& job, const EngineOptions& eo, const std::stri
 }
 
 template <class Real>
-ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, const EngineOptions& eo) {
+ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, EngineOptions eo) {
   const Particles<double>& p = ic.particles;
   const std::size_t n = p.size();
-  auto engine = make_force_engine<Real>(job.engine, eo);
   std::vector<Real> x(3 * n), m(p.mass.begin(), p.mass.end()),
       eps(p.softening.begin(), p.softening.end());
   std::copy(p.x.begin(), p.x.end(), x.begin());
   std::copy(p.y.begin(), p.y.end(), x.begin() + static_cast<std::ptrdiff_t>(n));
   std::copy(p.z.begin(), p.z.end(), x.begin() + static_cast<std::ptrdiff_t>(2 * n));
+  ForcesOutcome out;
+  if (job.accuracy > 0) {
+    const TreeAccuracyChoice c = choose_tree_setting<Real>(job.accuracy, eo, x, m, eps);
+    eo.theta = c.chosen.theta;
+    eo.multipole = c.chosen.multipole;
+    out.tree_setting = describe(c);
+    out.setting_seconds = c.seconds;
+  }
+  auto engine = make_force_engine<Real>(job.engine, eo);
   ArrayDevice<Real>& device = engine->device();
   auto xd = device.allocate(3 * n), ad = device.allocate(3 * n), pd = device.allocate(n);
   engine->set_bodies(m, eps);
@@ -124,8 +137,6 @@ ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, const 
     build.push_back(t.build);
     force.push_back(t.force);
   }
-  write_forces(job, eo, engine->backend(), p.id, a, phi, median(total));
-  ForcesOutcome out;
   out.n = n;
   out.engine = job.engine;
   out.backend = engine->backend();
@@ -136,6 +147,7 @@ ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, const 
   if (job.engine == "direct" && pass > 0)
     out.interactions_per_second =
         static_cast<double>(n) * static_cast<double>(n > 0 ? n - 1 : 0) / pass;
+  write_forces(job, eo, out, p.id, a, phi, out.median_seconds);
   return out;
 }
 

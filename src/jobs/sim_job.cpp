@@ -26,7 +26,7 @@ std::vector<ParamField<J>> make_fields() {
   }
   f.push_back(text_field("input", "initial conditions from a particle file (CSV or HDF5)",
                          &J::input));
-  add_engine_fields(f, &J::engine, &J::theta, &J::multipole);
+  add_engine_fields(f, &J::engine, &J::theta, &J::multipole, &J::accuracy);
   {
     auto i = text_field("integrator", "time integrator (orrery sim --list)", &J::integrator);
     i.kind = ParamKind::Choice;

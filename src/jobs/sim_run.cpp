@@ -77,7 +77,9 @@ SimCadence cadence_of(const SimJob& job, const RunSettings& s) {
 }
 
 template <class Real>
-SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& observer) {
+SimOutcome start(const SimJob& given_job, const Plan& given_plan, const SimObserver& observer) {
+  std::string tree_setting;
+  const SimJob job = with_tree_setting<Real>(given_job, given_plan, tree_setting);
   // Snapshots fall either every k steps or every T in time (checked in run_simulation):
   // --every-time turns the count off.
   Plan plan = given_plan;
@@ -89,7 +91,15 @@ SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& o
   // Made in a hidden folder, which appears under its name only with all three files in it.
   RunStore store = RunStore::create(job.out);
   const EngineFacts facts = facts_of(sim.engine(), eo);
-  store.write_description([&](hid_t root) { describe_run(root, job, plan, facts); }, initial);
+  store.write_description(
+      [&](hid_t root) {
+        describe_run(root, job, plan, facts);
+        if (!tree_setting.empty()) {
+          h5::write_attribute(root, "accuracy", job.accuracy);
+          h5::write_attribute(root, "tree_setting", tree_setting);
+        }
+      },
+      initial);
   store.write_snapshot(0, sim.particles(), sim.clock(), initial, Drift{}, plan.t_end, {});
   store.write_checkpoint(
       Checkpoint<Real>{sim.particles(), sim.clock(), sim.stepper_state(), 1, settings, {}});
@@ -97,6 +107,7 @@ SimOutcome start(const SimJob& job, const Plan& given_plan, const SimObserver& o
   if (observer.snapshot) observer.snapshot(0, initial, Drift{});
   SimOutcome out = run_loop(sim, store, initial, 1, cadence_of(job, settings), {}, observer);
   out.backend = facts.backend, out.note = facts.note, out.potential_method = facts.potential_method;
+  out.tree_setting = tree_setting;
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include "orrery/jobs/compute_fields.hpp"
 #include "orrery/jobs/engine_fields.hpp"
 #include "orrery/nbody/engines.hpp"
+#include "orrery/nbody/tree_accuracy.hpp"
 
 namespace orrery {
 
@@ -58,6 +59,26 @@ Simulation<Real> make_simulation(const SimJob& job, const SimStart& start) {
                          start.ic.softening, clock);
 }
 
+template <class Real>
+SimJob with_tree_setting(const SimJob& given, const SimStart& start, std::string& described) {
+  SimJob job = given;
+  if (job.accuracy <= 0) return job;
+  const Particles<Real> p = convert_particles<Real>(start.ic.particles);
+  std::vector<Real> x(p.x.begin(), p.x.end());
+  x.insert(x.end(), p.y.begin(), p.y.end());
+  x.insert(x.end(), p.z.begin(), p.z.end());
+  const TreeAccuracyChoice c = choose_tree_setting<Real>(
+      job.accuracy, engine_options_of(job, start.ic.g, start.ic.softening), x, p.mass,
+      p.softening);
+  job.theta = c.chosen.theta;
+  job.multipole = multipole_names()[static_cast<std::size_t>(c.chosen.multipole)];
+  described = describe(c);
+  return job;
+}
+
+template SimJob with_tree_setting<float>(const SimJob&, const SimStart&, std::string&);
+template SimJob with_tree_setting<double>(const SimJob&, const SimStart&, std::string&);
+template SimJob with_tree_setting<float128>(const SimJob&, const SimStart&, std::string&);
 template Simulation<float> make_simulation<float>(const SimJob&, const SimStart&);
 template Simulation<double> make_simulation<double>(const SimJob&, const SimStart&);
 template Simulation<float128> make_simulation<float128>(const SimJob&, const SimStart&);

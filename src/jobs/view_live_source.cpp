@@ -31,7 +31,9 @@ template <class Real>
 class LiveSource final : public FrameSource {
  public:
   LiveSource(const SimJob& job, const SimStart& start, ColourBy by, double extent)
-      : sim_(make_simulation<Real>(job, start)), colour_by_(by), t_end_(start.t_end) {
+      : sim_(make_simulation<Real>(with_tree_setting<Real>(job, start, tree_setting_), start)),
+        colour_by_(by),
+        t_end_(start.t_end) {
     initial_ = sim_.diagnostics();
     live = true;
     units = start.ic.units;
@@ -80,6 +82,7 @@ class LiveSource final : public FrameSource {
     return 0;
   }
 
+  std::string tree_setting_;  // with --accuracy; before sim_, which is made with it
   Simulation<Real> sim_;
   ColourBy colour_by_;
   double t_end_;

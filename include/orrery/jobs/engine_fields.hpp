@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The force engine of a job, described once for every job that computes gravity (sim, forces):
-// the flags --engine, --theta and --multipole, the EngineOptions a job's fields give, and the
+// the flags --engine, --theta, --multipole and --accuracy, the EngineOptions a job's fields give, and the
 // check of the engine against its backend, devices and precision before any work. A job keeps
 // the values as its own members, named engine, theta, multipole, backend, devices, threads,
 // cpu_kernel and precision.
@@ -18,7 +18,7 @@ namespace orrery {
 
 template <class P>
 void add_engine_fields(std::vector<ParamField<P>>& f, std::string P::*engine, double P::*theta,
-                       std::string P::*multipole) {
+                       std::string P::*multipole, double P::*accuracy) {
   {
     auto e = text_field("engine", "force engine", engine);
     e.kind = ParamKind::Choice;
@@ -33,6 +33,11 @@ void add_engine_fields(std::vector<ParamField<P>>& f, std::string P::*engine, do
   m.kind = ParamKind::Choice;
   m.choices = multipole_names();
   f.push_back(std::move(m));
+  f.push_back(real_field("accuracy",
+                         "tree engine: the median relative error of |a| to reach; theta and the "
+                         "multipole are then chosen by the error they give on this system (0: "
+                         "take --theta and --multipole)",
+                         accuracy, RealRule::NonNegative));
 }
 
 // The multipole order by name (one of multipole_names(); ParameterError otherwise).
@@ -43,6 +48,10 @@ Multipole multipole_named(const std::string& name);
 // θ outside [0, 2).
 void check_engine_choice(Backend backend, const std::vector<int>& devices, Precision precision,
                          double theta);
+// --accuracy (0: not asked): the tree engine's only, without --theta or --multipole (it chooses
+// them), within the range nbody/tree_accuracy.hpp accepts.
+void check_accuracy_choice(const std::string& engine, double accuracy, double theta,
+                           const std::string& multipole);
 
 template <class Job>
 EngineOptions engine_options_of(const Job& job, double g, double softening) {
@@ -61,6 +70,7 @@ EngineOptions engine_options_of(const Job& job, double g, double softening) {
 template <class Job>
 void check_engine_choice(const Job& job) {
   check_engine_choice(job.backend, job.devices, job.precision, job.theta);
+  check_accuracy_choice(job.engine, job.accuracy, job.theta, job.multipole);
 }
 
 }  // namespace orrery

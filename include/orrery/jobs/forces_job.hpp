@@ -26,6 +26,9 @@ struct ForcesJob {
   Precision precision = Precision::fp64;
   double theta = 0.5;
   std::string multipole = "quadrupole";
+  // Tree engine: a target median relative error of |a|; θ and the multipole are then chosen by
+  // the error they give on this system (nbody/tree_accuracy.hpp). 0: take theta and multipole.
+  double accuracy = 0;
   double softening = std::numeric_limits<double>::quiet_NaN();  // NaN: the file's, else 0
   double g = std::numeric_limits<double>::quiet_NaN();          // NaN: the file's, else 1
   std::int64_t threads = 0;
@@ -46,6 +49,8 @@ struct ForcesOutcome {
   double median_seconds = 0;  // of the K evaluations
   EngineTimings median_parts;   // each part's median
   double interactions_per_second = 0;  // N(N−1) / median, for the direct engine; 0 otherwise
+  std::string tree_setting;  // with --accuracy: what was chosen and measured (describe())
+  double setting_seconds = 0;  // the search for it
 };
 
 // Throws InputError/ParameterError for bad input before any work, RunError when the evaluation

@@ -29,6 +29,9 @@ struct SimJob {
   // The tree engine's opening angle and multipole order (nbody/engines.hpp).
   double theta = 0.5;
   std::string multipole = "quadrupole";
+  // A target median relative error of |a| for the tree: θ and the multipole are chosen at the
+  // start by the error they give on the first state, and stored as the run's (0: as given).
+  double accuracy = 0;
   std::string integrator = "leapfrog";
   double dt = 0.0;                                            // 0: the scene's
   double tolerance = 0.0;  // > 0: step-size control (embedded pairs); dt is then the first step
@@ -92,6 +95,7 @@ struct SimOutcome {
   bool drift_warning = false;  // the energy drift passed max_drift (now or before)
   std::string backend;         // where the forces were computed ("cpu", "cuda:0", ...)
   std::string potential_method;  // how W is computed: "pairs" or "tree potentials (...)"
+  std::string tree_setting;      // with --accuracy: what was chosen and measured
   std::string cpu_kernel;      // the CPU kernel variant used (as recorded in the run)
   std::string note;            // e.g. why auto ran on the CPU
   std::string threads_note;    // why fewer threads ran than --threads asked for ("" if none)

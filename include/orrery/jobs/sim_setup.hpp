@@ -4,6 +4,8 @@
 // job's choices that do not concern its files, and the Simulation made of them.
 #pragma once
 
+#include <string>
+
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/nbody/simulation.hpp"
 #include "orrery/scenes/initial_conditions.hpp"
@@ -32,6 +34,12 @@ void check_simulation_choices(const SimJob& job);
 // Refuses an integrator, a tolerance or a block-step option the job's precision cannot take,
 // and resolves the CPU kernel ("" becomes the widest this CPU runs): the job as it will run.
 SimJob resolved_simulation_choices(const SimJob& job, double softening);
+
+// With --accuracy (job.accuracy > 0): the job with the tree's θ and multipole chosen by the error
+// they give on the start's bodies (nbody/tree_accuracy.hpp), so that a run stores and resumes
+// with them, and what was chosen and measured in `described`. Else the job as it is.
+template <class Real>
+SimJob with_tree_setting(const SimJob& job, const SimStart& start, std::string& described);
 
 // The simulation of `particles` with the job's engine and integrator, in its precision Real.
 template <class Real>
