@@ -84,6 +84,16 @@ std::string encode_ensemble_file(const std::string& name, const EnsembleJob& job
       write_vector(g.id(), "energy_error_p99", r.drift_p99);
       write_vector(g.id(), "energy_error_max_over_trajectories", r.drift_max);
     }
+    if (!r.outcome.status.empty()) {
+      const hsize_t dims[1] = {static_cast<hsize_t>(n)};
+      h5::write_dataset<std::uint32_t>(g.id(), "steps_accepted", r.outcome.steps_accepted, dims);
+      h5::write_dataset<std::uint32_t>(g.id(), "steps_rejected", r.outcome.steps_rejected, dims);
+      h5::write_dataset<std::uint8_t>(g.id(), "status", r.outcome.status, dims);
+      h5::write_attribute(g.id(), "trajectories_failed", r.outcome.failed);
+      h5::write_attribute(g.id(), "steps_accepted_min", r.steps_min);
+      h5::write_attribute(g.id(), "steps_accepted_median", r.steps_median);
+      h5::write_attribute(g.id(), "steps_accepted_max", r.steps_max);
+    }
     const EnsembleRunInfo& i = r.outcome.info;
     h5::write_attribute(g.id(), "integrator", r.integrator);
     h5::write_attribute(g.id(), "precision", to_string(r.precision));

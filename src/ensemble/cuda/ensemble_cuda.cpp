@@ -29,7 +29,13 @@ struct EnsembleBuffers {
   DeviceArray<float> drift;
   PinnedArray<unsigned char> final_host;
   PinnedArray<float> drift_host;
+  // With a tolerance: steps accepted and rejected, status (uint32, uint32, uint8 per trajectory).
+  DeviceArray<unsigned char> tally;
+  PinnedArray<unsigned char> tally_host;
 };
+
+// Bytes of a trajectory's tally (steps accepted and rejected, status).
+constexpr std::size_t kTallyBytes = 2 * sizeof(std::uint32_t) + sizeof(std::uint8_t);
 
 EnsembleBuffers& buffers_of(int device) {
   static std::mutex lock;
@@ -110,6 +116,14 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
     a.samples = setup.samples;
     a.final_state = b.final_state.reserve(n * words * real);
     if (!out.drift.empty()) a.drift = b.drift.reserve(n * setup.samples);
+    a.tolerance = setup.tolerance;
+    a.t_end = ensemble_end_time(setup);
+    if (setup.tolerance > 0) {
+      unsigned char* t = b.tally.reserve(n * kTallyBytes);
+      a.steps_accepted = reinterpret_cast<std::uint32_t*>(t);
+      a.steps_rejected = a.steps_accepted + n;
+      a.status = t + 2 * n * sizeof(std::uint32_t);
+    }
     ORRERY_CUDA_CHECK(cudaEventRecord(s->begin, s->stream), where);
     launch_ensemble_kernel(setup, a, s->stream);
     ORRERY_CUDA_CHECK(cudaEventRecord(s->end, s->stream), where);
@@ -120,6 +134,10 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
       ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.drift_host.reserve(n * setup.samples), a.drift,
                                         n * setup.samples * sizeof(float),
                                         cudaMemcpyDeviceToHost, s->stream),
+                        where);
+    if (a.status)
+      ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.tally_host.reserve(n * kTallyBytes), b.tally.get(),
+                                        n * kTallyBytes, cudaMemcpyDeviceToHost, s->stream),
                         where);
   }
 
@@ -136,6 +154,15 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
       gather_state<float>(*s, words, out);
     else
       gather_state<double>(*s, words, out);
+    if (setup.tolerance > 0) {
+      const auto n = static_cast<std::size_t>(s->n);
+      const unsigned char* t = s->buffers->tally_host.get();
+      std::copy_n(reinterpret_cast<const std::uint32_t*>(t), n,
+                  out.steps_accepted.begin() + s->first);
+      std::copy_n(reinterpret_cast<const std::uint32_t*>(t) + n, n,
+                  out.steps_rejected.begin() + s->first);
+      std::copy_n(t + 2 * n * sizeof(std::uint32_t), n, out.status.begin() + s->first);
+    }
     for (int k = 0; k < setup.samples && !out.drift.empty(); ++k)
       std::copy_n(s->buffers->drift_host.get() + static_cast<std::size_t>(k) * s->n, s->n,
                   out.drift.begin() + static_cast<std::ptrdiff_t>(k * setup.trajectories + s->first));
