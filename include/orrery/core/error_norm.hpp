@@ -11,6 +11,7 @@
 
 #include "orrery/core/hd.hpp"
 #include "orrery/core/hd_math.hpp"
+#include "orrery/core/lane_power.hpp"
 
 namespace orrery {
 

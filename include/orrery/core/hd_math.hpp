@@ -5,12 +5,8 @@
 // LaneMath / LaneConvert, which are looked up when a template is instantiated, so the SIMD
 // specialisations declared later are found.
 //
-// Only correctly rounded IEEE operations appear (fused multiply-add, square root, |x|; + − × ÷ by
-// the language), so a result does not depend on the compiler, the vector width or the machine —
-// with one exception, lane_pow, which a step-size control needs (integrate/runge_kutta/
-// step_control.hpp): the host's libm and CUDA's round x^y differently in the last bit now and
-// then, so a controlled step may differ by an ulp between the CPU and the GPU (never between
-// the CPU's vector widths: the SIMD pow calls the scalar one lane by lane).
+// Only correctly rounded IEEE operations appear (fused multiply-add, square root; + − × ÷ by the
+// language), so a result does not depend on the compiler, the vector width or the machine.
 // Builds use -ffp-contract=off (host) and --fmad=false (device): every fused multiply-add is one
 // written out as mul_add.
 #pragma once
@@ -44,20 +40,6 @@ struct LaneMath<double> {
     return std::sqrt(x);
 #endif
   }
-  ORRERY_HD static double abs(double x) {
-#if defined(__CUDA_ARCH__)
-    return ::fabs(x);
-#else
-    return std::fabs(x);
-#endif
-  }
-  ORRERY_HD static double pow(double x, double y) {
-#if defined(__CUDA_ARCH__)
-    return ::pow(x, y);
-#else
-    return std::pow(x, y);
-#endif
-  }
 };
 
 template <>
@@ -79,20 +61,6 @@ struct LaneMath<float> {
     return std::sqrt(x);
 #endif
   }
-  ORRERY_HD static float abs(float x) {
-#if defined(__CUDA_ARCH__)
-    return ::fabsf(x);
-#else
-    return std::fabs(x);
-#endif
-  }
-  ORRERY_HD static float pow(float x, float y) {
-#if defined(__CUDA_ARCH__)
-    return ::powf(x, y);
-#else
-    return std::pow(x, y);
-#endif
-  }
 };
 
 // a·b + c with a single rounding.
@@ -105,19 +73,6 @@ ORRERY_HD T mul_add(const T& a, const T& b, const T& c) {
 template <class T>
 ORRERY_HD T sqrt(const T& x) {
   return LaneMath<T>::sqrt(x);
-}
-
-// |x|, exact.
-template <class T>
-ORRERY_HD T lane_abs(const T& x) {
-  return LaneMath<T>::abs(x);
-}
-
-// x^y as the platform's libm rounds it (see above: the one operation that is not correctly
-// rounded everywhere).
-template <class T>
-ORRERY_HD T lane_pow(const T& x, const T& y) {
-  return LaneMath<T>::pow(x, y);
 }
 
 // `first` where `take_first` holds, else `second`: a bool for a scalar lane type, a mask (one

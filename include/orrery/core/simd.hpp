@@ -56,9 +56,6 @@ struct LaneMath<stdx::simd<T, Abi>> {
   }
 
   ORRERY_HD static V sqrt(const V& x) { return stdx::sqrt(x); }
-  ORRERY_HD static V abs(const V& x) { return stdx::abs(x); }
-  // Lane by lane through the scalar std::pow: the bits of a scalar run.
-  ORRERY_HD static V pow(const V& x, const V& y) { return stdx::pow(x, y); }
 
   ORRERY_HD static V select(const typename V::mask_type& take_first, const V& first,
                             const V& second) {

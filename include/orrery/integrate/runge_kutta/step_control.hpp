@@ -19,6 +19,7 @@
 #include "orrery/core/error_norm.hpp"
 #include "orrery/core/hd.hpp"
 #include "orrery/core/hd_math.hpp"
+#include "orrery/core/lane_power.hpp"
 
 namespace orrery {
 
