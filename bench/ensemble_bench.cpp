@@ -27,6 +27,7 @@
 #include "orrery/core/version.hpp"
 #include "orrery/ensemble/ensemble.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
+#include "orrery/integrate/runge_kutta/embedded_register_step.hpp"
 #include "orrery/physics/henon_heiles.hpp"
 
 namespace orrery {

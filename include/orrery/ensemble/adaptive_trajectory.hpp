@@ -26,6 +26,7 @@
 #include "orrery/core/hd_math.hpp"
 #include "orrery/ensemble/ensemble_problem.hpp"
 #include "orrery/ensemble/ensemble_run.hpp"
+#include "orrery/integrate/runge_kutta/embedded_register_step.hpp"
 #include "orrery/integrate/runge_kutta/step_control.hpp"
 
 namespace orrery {

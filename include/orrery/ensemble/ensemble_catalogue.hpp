@@ -16,7 +16,7 @@
 #include "orrery/integrate/integrator_tables.hpp"
 #include "orrery/core/precision.hpp"
 #include "orrery/integrate/multistep/adams_bashforth.hpp"
-#include "orrery/integrate/runge_kutta/embedded_pairs.hpp"
+#include "orrery/integrate/runge_kutta/embedded_pair.hpp"
 
 namespace orrery {
 

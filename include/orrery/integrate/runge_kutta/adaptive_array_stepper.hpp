@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "orrery/integrate/runge_kutta/array_stepper.hpp"
+#include "orrery/integrate/runge_kutta/embedded_pair.hpp"
 #include "orrery/integrate/runge_kutta/step_control.hpp"
 
 namespace orrery {

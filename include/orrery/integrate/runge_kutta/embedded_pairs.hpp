@@ -13,17 +13,9 @@
 
 #include "orrery/core/hd.hpp"
 #include "orrery/integrate/integrator_family.hpp"
-#include "orrery/integrate/runge_kutta/butcher_tableau.hpp"
 #include "orrery/integrate/runge_kutta/coefficient.hpp"
 
 namespace orrery {
-
-// An embedded pair gives its second weights b̂ (b_embedded), or, where the method is published
-// that way, the error weights b − b̂ themselves (error_weight).
-template <class T>
-concept EmbeddedPair = ButcherTableau<T> && requires {
-  { T::embedded_order } -> std::convertible_to<int>;
-} && (requires { as_coefficient(T::b_embedded(0)); } || requires { as_coefficient(T::error_weight(0)); });
 
 // The tableau interface of butcher_tableau.hpp read from arrays of RkCoefficients: T::kA holds
 // a_ij below the diagonal row by row (row i has i entries), or, for a large sparse table, only
