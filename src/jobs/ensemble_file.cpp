@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/jobs/ensemble_file.hpp"
 
+#include <span>
+
 #include <fmt/format.h>
 
 #include "orrery/core/version.hpp"
@@ -23,7 +25,7 @@ std::string joined(const std::vector<std::string_view>& names) {
   return s;
 }
 
-void write_columns(hid_t group, const std::string& name, const std::vector<double>& values,
+void write_columns(hid_t group, const std::string& name, std::span<const double> values,
                    std::int64_t rows, int columns) {
   const hsize_t dims[2] = {static_cast<hsize_t>(rows), static_cast<hsize_t>(columns)};
   h5::write_dataset<double>(group, name, values, dims);

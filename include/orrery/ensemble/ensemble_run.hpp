@@ -13,6 +13,7 @@
 #include "orrery/core/hd.hpp"
 #include "orrery/core/hd_math.hpp"
 #include "orrery/core/precision.hpp"
+#include "orrery/core/uninitialised_vector.hpp"
 #include "orrery/ensemble/ensemble_problem.hpp"
 
 namespace orrery {
@@ -104,10 +105,12 @@ struct EnsembleRunInfo {
 struct EnsembleOutcome {
   std::int64_t trajectories = 0;
   int state_words = 0;
-  std::vector<double> final_state;  // trajectories × state_words, row-major
+  // trajectories × state_words, row-major. Allocated without zero-filling: the backends write
+  // every element (core/uninitialised_vector.hpp).
+  UninitialisedVector<double> final_state;
   // (E − E0)/|E0| at each sample, samples × trajectories (empty for a problem without energy);
   // NaN or ±∞ where the trajectory went non-finite.
-  std::vector<float> drift;
+  UninitialisedVector<float> drift;
   // Steps attempted by all trajectories (with a tolerance: accepted and rejected).
   std::int64_t trajectory_steps = 0;
   // With a tolerance, per trajectory: steps accepted and rejected, and its TrajectoryStatus
