@@ -25,10 +25,11 @@ void bind_files(py::module_& m);
 
 // The values of `v` as a numpy array of `shape` that owns them: the vector moves into a capsule,
 // which becomes the array's base, so no element is copied.
-template <class T>
-py::array_t<T> owned_array(std::vector<T>&& v, std::vector<py::ssize_t> shape) {
-  auto* owner = new std::vector<T>(std::move(v));
-  py::capsule base(owner, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+template <class T, class Allocator>
+py::array_t<T> owned_array(std::vector<T, Allocator>&& v, std::vector<py::ssize_t> shape) {
+  using Vector = std::vector<T, Allocator>;
+  auto* owner = new Vector(std::move(v));
+  py::capsule base(owner, [](void* p) { delete static_cast<Vector*>(p); });
   return py::array_t<T>(std::move(shape), owner->data(), base);
 }
 

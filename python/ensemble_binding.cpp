@@ -77,6 +77,15 @@ py::dict ensemble(const py::kwargs& kwargs) {
       d["energy_error_p99"] = vector_array(std::move(r.drift_p99));
       d["energy_error_max_over_trajectories"] = vector_array(std::move(r.drift_max));
     }
+    if (!r.outcome.status.empty()) {
+      d["steps_accepted"] = owned_array(std::move(r.outcome.steps_accepted), {n});
+      d["steps_rejected"] = owned_array(std::move(r.outcome.steps_rejected), {n});
+      d["status"] = owned_array(std::move(r.outcome.status), {n});
+      d["steps_min"] = r.steps_min;
+      d["steps_median"] = r.steps_median;
+      d["steps_max"] = r.steps_max;
+      d["failed"] = r.outcome.failed;
+    }
     d["backend"] = r.outcome.info.backend;
     d["seconds"] = r.outcome.info.seconds;
     d["trajectory_steps"] = r.outcome.trajectory_steps;
@@ -93,7 +102,7 @@ std::string ensemble_doc() {
          "each 'integrator-precision' a dict\nwith final_state [N, D], the energy error of each "
          "trajectory at the end and its largest\n(energy_error_final, energy_error_max), and at "
          "the sample times (sample_time) the ensemble's\nmedian, 99th percentile and largest "
-         "|dE/E|. With `out` (HDF5) and `plot` (PNG) the files are written\ntoo. Refused "
+         "|dE/E|. With `tolerance` each run also has steps_accepted, steps_rejected and status [N]\n(0 finished, 1 step underflow, 2 non-finite, 3 too many steps), steps_min/_median/_max and\nfailed. With `out` (HDF5) and `plot` (PNG) the files are written\ntoo. Refused "
          "parameters raise ValueError with the CLI's message.\n\n"
          "Keywords (the flags of `orrery ensemble`, '-' written '_'), with their defaults:\n" +
          describe_fields(ensemble_job_fields(), python_defaults(), ensemble_keywords()) +

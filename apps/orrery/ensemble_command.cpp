@@ -33,6 +33,17 @@ std::string drift_summary(const EnsembleRunResult& r) {
   return s;
 }
 
+// With a tolerance: the accepted steps per trajectory, the rejections, the failures.
+std::string steps_summary(const EnsembleRunResult& r) {
+  if (r.outcome.status.empty()) return "";
+  std::string s = fmt::format("; steps per trajectory min/median/max {}/{}/{} ({} rejected in all)",
+                              r.steps_min, r.steps_median, r.steps_max, r.steps_rejected);
+  if (r.outcome.failed > 0)
+    s += fmt::format("; {} of {} trajectories failed (status in the file)", r.outcome.failed,
+                     r.outcome.trajectories);
+  return s;
+}
+
 class EnsembleCommand final : public Command {
  public:
   explicit EnsembleCommand(CLI::App& parent)
@@ -84,17 +95,23 @@ class EnsembleCommand final : public Command {
     progress.finish();
     if (job.quiet) return 0;
 
-    fmt::print("orrery ensemble: {}, {}; {} steps of {}\n", job.problem,
-               outcome.starts.description, outcome.steps, job.dt);
+    if (job.tolerance > 0)
+      fmt::print("orrery ensemble: {}, {}; to t = {} with tolerance {} (first step {})\n",
+                 job.problem, outcome.starts.description,
+                 job.t_end > 0 ? job.t_end : job.dt * static_cast<double>(outcome.steps),
+                 job.tolerance, job.dt);
+    else
+      fmt::print("orrery ensemble: {}, {}; {} steps of {}\n", job.problem,
+                 outcome.starts.description, outcome.steps, job.dt);
     for (const EnsembleRunResult& r : outcome.runs) {
       const EnsembleRunInfo& i = r.outcome.info;
       if (!i.note.empty()) std::fprintf(stderr, "orrery ensemble: note: %s\n", i.note.c_str());
-      fmt::print("  {} {}: {:.4g} trajectory-steps in {:.3f} s ({:.3g}/s) on {} ({}, {} {}){}\n",
+      fmt::print("  {} {}: {:.4g} trajectory-steps in {:.3f} s ({:.3g}/s) on {} ({}, {} {}){}{}\n",
                  r.integrator, to_string(r.precision),
                  static_cast<double>(r.outcome.trajectory_steps), i.seconds,
                  i.seconds > 0 ? static_cast<double>(r.outcome.trajectory_steps) / i.seconds : 0.0,
                  i.backend, i.kernel, i.threads, i.backend == "cuda" ? "GPUs" : "threads",
-                 drift_summary(r));
+                 steps_summary(r), drift_summary(r));
     }
     if (!job.out.empty()) fmt::print("  data: {}\n", job.out);
     if (!job.plot.empty()) fmt::print("  plot: {}\n", job.plot);

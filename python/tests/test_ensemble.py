@@ -45,3 +45,17 @@ def test_refused_parameters_raise_value_error():
         orrery.ensemble(problem="lorenz", integrator="leapfrog", sweep="rho=0:1", n=4)
     with pytest.raises(TypeError):
         orrery.ensemble(bogus=1)
+
+
+def test_a_tolerance_gives_each_trajectory_its_steps():
+    r = orrery.ensemble(problem="lorenz", sweep="rho=0:21", n=40, integrator="tsit5", dt=0.001,
+                        t_end=1, tolerance=1e-8, backend="cpu")
+    run = r["runs"]["tsit5-fp64"]
+    assert run["steps_accepted"].shape == (40,) and run["steps_accepted"].dtype == np.uint32
+    assert run["status"].dtype == np.uint8 and np.all(run["status"] == 0)
+    assert run["failed"] == 0
+    assert run["steps_min"] <= run["steps_median"] <= run["steps_max"]
+    assert run["steps_min"] == run["steps_accepted"].min()
+    with pytest.raises(ValueError, match="tolerance"):
+        orrery.ensemble(problem="lorenz", sweep="rho=0:21", n=4, integrator="rk4",
+                        tolerance=1e-8, backend="cpu")

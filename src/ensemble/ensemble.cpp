@@ -31,12 +31,26 @@ void validate(const EnsembleSetup& s, const EnsembleRunOptions& options) {
     throw ParameterError("precision", to_string(s.precision), "one of: fp64, fp32");
   if (!std::isfinite(s.dt) || s.dt == 0.0)
     throw ParameterError("dt", fmt::format("{}", s.dt), "a finite number other than 0");
-  if (s.steps < 1)
-    throw ParameterError("steps", fmt::format("{}", s.steps), "a whole number >= 1");
-  if (s.samples < 1 || s.samples > kEnsembleMaxSamples || s.samples > s.steps)
-    throw ParameterError("samples", fmt::format("{}", s.samples),
-                         fmt::format("a whole number from 1 to min(steps, {})",
-                                     kEnsembleMaxSamples));
+  check_ensemble_tolerance(s.tolerance, s.integrator, s.precision);
+  if (s.tolerance > 0) {
+    // dt is the first trial step of every trajectory, forward in time.
+    if (!(s.dt > 0))
+      throw ParameterError("dt", fmt::format("{}", s.dt), "a first step > 0 with a tolerance");
+    if (!(std::isfinite(s.t_end) && s.t_end >= 0))
+      throw ParameterError("t_end", fmt::format("{}", s.t_end), "a finite time > 0 (0: steps·dt)");
+    if (s.t_end == 0 && s.steps < 1)
+      throw ParameterError("steps", fmt::format("{}", s.steps), "a whole number >= 1");
+    if (s.samples < 1 || s.samples > kEnsembleMaxSamples)
+      throw ParameterError("samples", fmt::format("{}", s.samples),
+                           fmt::format("a whole number from 1 to {}", kEnsembleMaxSamples));
+  } else {
+    if (s.steps < 1)
+      throw ParameterError("steps", fmt::format("{}", s.steps), "a whole number >= 1");
+    if (s.samples < 1 || s.samples > kEnsembleMaxSamples || s.samples > s.steps)
+      throw ParameterError("samples", fmt::format("{}", s.samples),
+                           fmt::format("a whole number from 1 to min(steps, {})",
+                                       kEnsembleMaxSamples));
+  }
   if (s.trajectories < 1)
     throw ParameterError("trajectories", fmt::format("{}", s.trajectories),
                          "a whole number >= 1");
@@ -52,6 +66,23 @@ void validate(const EnsembleSetup& s, const EnsembleRunOptions& options) {
 
 }  // namespace
 
+std::vector<double> ensemble_sample_times(const EnsembleSetup& setup) {
+  std::vector<double> times;
+  const auto in = [&]<class T>(T) {
+    const T t_end = static_cast<T>(ensemble_end_time(setup)), count = static_cast<T>(setup.samples);
+    for (int k = 1; k <= setup.samples; ++k)
+      times.push_back(static_cast<double>(adaptive_sample_time(t_end, static_cast<T>(k), count)));
+  };
+  if (setup.tolerance > 0 && setup.precision == Precision::fp32)
+    in(0.0f);
+  else if (setup.tolerance > 0)
+    in(0.0);
+  else
+    for (int k = 1; k <= setup.samples; ++k)
+      times.push_back(setup.dt * static_cast<double>(setup.steps * k / setup.samples));
+  return times;
+}
+
 EnsembleOutcome run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options) {
   validate(setup, options);
   const BackendChoice choice = choose_backend(options.backend, options.devices);
@@ -64,6 +95,12 @@ EnsembleOutcome run_ensemble(const EnsembleSetup& setup, const EnsembleRunOption
   out.final_state.resize(static_cast<std::size_t>(setup.trajectories) * problem.state_words);
   if (problem.has_energy)
     out.drift.resize(static_cast<std::size_t>(setup.trajectories) * setup.samples);
+  if (setup.tolerance > 0) {
+    const auto n = static_cast<std::size_t>(setup.trajectories);
+    out.steps_accepted.resize(n);
+    out.steps_rejected.resize(n);
+    out.status.resize(n);
+  }
 #if ORRERY_WITH_CUDA
   if (choice.on_gpu) cuda::run_ensemble(setup, options, out);
 #endif
@@ -71,7 +108,15 @@ EnsembleOutcome run_ensemble(const EnsembleSetup& setup, const EnsembleRunOption
     cpu::run_ensemble(setup, options, out);
     out.info.note = cpu_run_note(choice, options.backend, out.info.note);
   }
-  out.trajectory_steps = setup.trajectories * setup.steps;
+  if (setup.tolerance > 0) {
+    out.trajectory_steps = 0;
+    for (std::size_t i = 0; i < out.status.size(); ++i) {
+      out.trajectory_steps += std::int64_t{out.steps_accepted[i]} + out.steps_rejected[i];
+      out.failed += out.status[i] != 0;
+    }
+  } else {
+    out.trajectory_steps = setup.trajectories * setup.steps;
+  }
   out.info.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;

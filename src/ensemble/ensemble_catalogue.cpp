@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/ensemble/ensemble_catalogue.hpp"
 
+#include <cmath>
+#include <limits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -40,7 +42,8 @@ template <std::size_t... I>
 std::vector<EnsembleIntegratorInfo> integrator_infos(std::index_sequence<I...>) {
   return {EnsembleIntegratorInfo{
       EnsembleIntegrators::at<I>::name, EnsembleIntegrators::at<I>::description,
-      EnsembleIntegrators::at<I>::order, EnsembleIntegrators::at<I>::family}...};
+      EnsembleIntegrators::at<I>::order, EnsembleIntegrators::at<I>::family,
+      integrator_adapts<EnsembleIntegrators::at<I>>}...};
 }
 
 template <class Info>
@@ -92,6 +95,39 @@ void check_integrator_applies(int problem, int integrator) {
   throw ParameterError("integrator", std::string(m.name),
                        fmt::format("for {} (a first-order system, not H = |p|^2/2 + V(q)) one of: {}",
                                    p.name, fmt::join(fit, ", ")));
+}
+
+std::vector<std::string> adaptive_ensemble_integrator_names() {
+  std::vector<std::string> names;
+  for (const auto& i : ensemble_integrators())
+    if (i.adaptive) names.emplace_back(i.name);
+  return names;
+}
+
+double smallest_ensemble_tolerance(Precision precision) {
+  // Below ~100 ulp the error estimate h Σ (b_i − b̂_i) k_i of a step is as much the rounding of
+  // the stages as the method's error: the control would chase rounding.
+  constexpr double kUlps = 100;
+  return kUlps * (precision == Precision::fp32 ? std::numeric_limits<float>::epsilon()
+                                               : std::numeric_limits<double>::epsilon());
+}
+
+void check_ensemble_tolerance(double tolerance, int integrator, Precision precision) {
+  if (tolerance == 0) return;
+  const std::string value = fmt::format("{}", tolerance);
+  if (!(std::isfinite(tolerance) && tolerance > 0))
+    throw ParameterError("tolerance", value, "a tolerance > 0 (step control), or 0 for fixed steps");
+  const EnsembleIntegratorInfo& m = ensemble_integrators().at(static_cast<std::size_t>(integrator));
+  if (!m.adaptive)
+    throw ParameterError("tolerance", value,
+                         fmt::format("0 for {} (fixed steps); step control needs one of: {}",
+                                     m.name, fmt::join(adaptive_ensemble_integrator_names(), ", ")));
+  const double smallest = smallest_ensemble_tolerance(precision);
+  if (tolerance < smallest)
+    throw ParameterError("tolerance", value,
+                         fmt::format("at least {:.3g} in {} (100 units in its last place: a "
+                                     "smaller one asks the error estimate to see below rounding)",
+                                     smallest, to_string(precision)));
 }
 
 }  // namespace orrery

@@ -77,6 +77,8 @@ hid_t native_type<std::int64_t>() { return H5T_NATIVE_INT64; }
 template <>
 hid_t native_type<std::uint8_t>() { return H5T_NATIVE_UINT8; }
 template <>
+hid_t native_type<std::uint32_t>() { return H5T_NATIVE_UINT32; }
+template <>
 hid_t native_type<std::uint64_t>() { return H5T_NATIVE_UINT64; }
 template <>
 hid_t native_type<double>() { return H5T_NATIVE_DOUBLE; }
@@ -282,6 +284,7 @@ std::vector<T> read_dataset(hid_t parent, const std::string& name, std::vector<h
 ORRERY_H5_DATASET(std::int32_t)
 ORRERY_H5_DATASET(std::int64_t)
 ORRERY_H5_DATASET(std::uint8_t)
+ORRERY_H5_DATASET(std::uint32_t)
 ORRERY_H5_DATASET(std::uint64_t)
 ORRERY_H5_DATASET(double)
 ORRERY_H5_DATASET(float)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/jobs/ensemble_file.hpp"
 
+#include <span>
+
 #include <fmt/format.h>
 
 #include "orrery/core/version.hpp"
@@ -23,7 +25,7 @@ std::string joined(const std::vector<std::string_view>& names) {
   return s;
 }
 
-void write_columns(hid_t group, const std::string& name, const std::vector<double>& values,
+void write_columns(hid_t group, const std::string& name, std::span<const double> values,
                    std::int64_t rows, int columns) {
   const hsize_t dims[2] = {static_cast<hsize_t>(rows), static_cast<hsize_t>(columns)};
   h5::write_dataset<double>(group, name, values, dims);
@@ -83,6 +85,16 @@ std::string encode_ensemble_file(const std::string& name, const EnsembleJob& job
       write_vector(g.id(), "energy_error_median", r.drift_median);
       write_vector(g.id(), "energy_error_p99", r.drift_p99);
       write_vector(g.id(), "energy_error_max_over_trajectories", r.drift_max);
+    }
+    if (!r.outcome.status.empty()) {
+      const hsize_t dims[1] = {static_cast<hsize_t>(n)};
+      h5::write_dataset<std::uint32_t>(g.id(), "steps_accepted", r.outcome.steps_accepted, dims);
+      h5::write_dataset<std::uint32_t>(g.id(), "steps_rejected", r.outcome.steps_rejected, dims);
+      h5::write_dataset<std::uint8_t>(g.id(), "status", r.outcome.status, dims);
+      h5::write_attribute(g.id(), "trajectories_failed", r.outcome.failed);
+      h5::write_attribute(g.id(), "steps_accepted_min", r.steps_min);
+      h5::write_attribute(g.id(), "steps_accepted_median", r.steps_median);
+      h5::write_attribute(g.id(), "steps_accepted_max", r.steps_max);
     }
     const EnsembleRunInfo& i = r.outcome.info;
     h5::write_attribute(g.id(), "integrator", r.integrator);

@@ -60,16 +60,26 @@ std::vector<ParamField<J>> make_fields() {
                                &J::precisions);
   precisions.placeholder = "fp64,...";
   f.push_back(std::move(precisions));
-  f.push_back(real_field("dt", "time step", &J::dt, RealRule::Positive));
+  f.push_back(real_field("dt", "time step; with --tolerance the first trial step", &J::dt,
+                         RealRule::Positive));
+  f.push_back(real_field("tolerance",
+                         fmt::format("step-size control of each trajectory: its error per step "
+                                     "within this, absolute and relative ({}; default 0: fixed "
+                                     "steps)",
+                                     fmt::join(adaptive_ensemble_integrator_names(), ", ")),
+                         &J::tolerance, RealRule::NonNegative));
   {
     auto s = integer_field("steps", "steps of every trajectory", &J::steps, 1, kMaxSteps);
     s.excludes = {"t-end"};
     f.push_back(std::move(s));
   }
-  f.push_back(real_field("t-end", "end time instead of --steps (a whole number of --dt)",
+  f.push_back(real_field("t-end",
+                         "end time instead of --steps (a whole number of --dt, unless with "
+                         "--tolerance)",
                          &J::t_end, RealRule::NonNegative));
   f.push_back(integer_field("samples",
-                            "times at which the energy drift is recorded, evenly spaced",
+                            "times at which the energy drift is recorded, evenly spaced (with "
+                            "--tolerance every trajectory lands on each)",
                             &J::samples, 1, kEnsembleMaxSamples));
   {
     auto s = text_field("starts", "grid, random, or a CSV or HDF5 file of start rows", &J::starts);
@@ -196,8 +206,11 @@ std::vector<RunChoice> run_choices(const EnsembleJob& job, int problem) {
   return runs;
 }
 
+// The fixed steps of a run (with a tolerance: the steps of dt that --steps gives t_end as, or 0
+// with --t-end, whose time needs no whole number of dt).
 std::int64_t steps_of(const EnsembleJob& job) {
   if (job.t_end <= 0) return job.steps;
+  if (job.tolerance > 0) return 0;
   const double steps = job.t_end / job.dt;
   const double whole = std::round(steps);
   if (whole < 1 || std::abs(steps - whole) > 1e-9 * whole || whole > static_cast<double>(kMaxSteps))
@@ -214,15 +227,26 @@ double percentile(std::vector<double>& sorted_abs, double q) {
   return sorted_abs[std::min(sorted_abs.size() - 1, k == 0 ? 0 : k - 1)];
 }
 
+void summarise_steps(EnsembleRunResult& r) {
+  const EnsembleOutcome& o = r.outcome;
+  if (o.steps_accepted.empty()) return;
+  std::vector<std::uint32_t> sorted = o.steps_accepted;
+  std::sort(sorted.begin(), sorted.end());
+  r.steps_min = sorted.front();
+  r.steps_median = sorted[sorted.size() / 2];
+  r.steps_max = sorted.back();
+  for (std::uint32_t k : o.steps_rejected) r.steps_rejected += k;
+}
+
 void summarise_drift(EnsembleRunResult& r, const EnsembleSetup& setup) {
   const EnsembleOutcome& o = r.outcome;
   if (o.drift.empty()) return;
   const auto n = static_cast<std::size_t>(o.trajectories);
   r.final_drift.assign(n, 0.0);
   r.largest_drift.assign(n, 0.0);
+  r.sample_time = ensemble_sample_times(setup);
   std::vector<double> row(n);
   for (int k = 0; k < setup.samples; ++k) {
-    r.sample_time.push_back(setup.dt * static_cast<double>(setup.steps * (k + 1) / setup.samples));
     for (std::size_t i = 0; i < n; ++i) {
       const double d = o.drift[static_cast<std::size_t>(k) * n + i];
       const double a = std::isfinite(d) ? std::abs(d) : INFINITY;
@@ -263,10 +287,18 @@ void validate(const EnsembleJob& job) {
     throw e.renamed("--problem");
   }
   const std::int64_t steps = steps_of(job);
-  if (job.samples > steps)
+  if (job.samples > steps && job.tolerance == 0)
     throw ParameterError("--samples", fmt::format("{}", job.samples),
                          fmt::format("at most --steps ({})", steps));
-  const std::size_t runs = run_choices(job, problem).size();
+  const auto choices = run_choices(job, problem);
+  const std::size_t runs = choices.size();
+  for (const RunChoice& c : choices) {
+    try {
+      check_ensemble_tolerance(job.tolerance, c.integrator, c.precision);
+    } catch (const ParameterError& e) {
+      throw e.renamed("--tolerance");
+    }
+  }
   try {
     check_devices_for_backend(job.backend, job.devices);
     if (!job.cpu_kernel.empty()) resolve_cpu_kernel(job.cpu_kernel);
@@ -283,7 +315,8 @@ void validate(const EnsembleJob& job) {
   const double per_trajectory =
       8.0 * (info.state_words + info.parameters) +
       static_cast<double>(runs) *
-          (2.0 * 8.0 * info.state_words + (info.has_energy ? 4.0 * job.samples + 16.0 : 0.0));
+          (2.0 * 8.0 * info.state_words + (info.has_energy ? 4.0 * job.samples + 16.0 : 0.0) +
+           (job.tolerance > 0 ? 2.0 * 9.0 : 0.0));
   check_memory(fmt::format("{} trajectories", n), static_cast<double>(n) * per_trajectory);
 
   if (job.out.empty() && job.plot.empty() && !job.in_memory)
@@ -329,6 +362,8 @@ EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserv
     setup.dt = job.dt;
     setup.steps = outcome.steps;
     setup.samples = static_cast<int>(job.samples);
+    setup.tolerance = job.tolerance;
+    setup.t_end = job.tolerance > 0 ? job.t_end : 0.0;
     setup.trajectories = outcome.starts.trajectories;
     setup.starts = outcome.starts.starts;
     EnsembleRunResult r;
@@ -337,6 +372,7 @@ EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserv
     if (observer.starting) observer.starting(r, static_cast<int>(c), static_cast<int>(choices.size()));
     r.outcome = run_ensemble(setup, options);
     summarise_drift(r, setup);
+    summarise_steps(r);
     outcome.runs.push_back(std::move(r));
   }
 

@@ -75,6 +75,36 @@ TEST(EnsembleCli, LorenzSweepAndAPlotOfTheDrift) {
 #endif
 }
 
+TEST(EnsembleCli, ToleranceGivesEachTrajectoryItsOwnSteps) {
+  test::TempDir dir;
+  // --t-end need not be a whole number of --dt with a tolerance: dt is the first trial step.
+  const auto r = run_cli({"ensemble", "--problem", "henon-heiles", "--energy", "0.1", "--plane",
+                          "y:py", "--resolution", "6", "--integrator", "dopri5,tsit5",
+                          "--tolerance", "1e-9", "--dt", "0.01", "--t-end", "5.005",
+                          "--samples", "3", "--out", "a.h5", "--backend", "cpu"},
+                         dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("steps per trajectory min/median/max"), std::string::npos) << r.out;
+  h5::Handle file = h5::open_file((dir / "a.h5").string());
+  EXPECT_EQ(h5::read_attribute(file.id(), "tolerance").reals.at(0), 1e-9);
+  const std::size_t n = h5::read_dataset<double>(file.id(), "start_state").size() / 4;
+  for (const char* run : {"dopri5-fp64", "tsit5-fp64"}) {
+    h5::Handle g = h5::open_group(file.id(), std::string("runs/") + run);
+    const auto accepted = h5::read_dataset<std::uint32_t>(g.id(), "steps_accepted");
+    const auto status = h5::read_dataset<std::uint8_t>(g.id(), "status");
+    ASSERT_EQ(accepted.size(), n) << run;
+    EXPECT_EQ(h5::read_dataset<std::uint32_t>(g.id(), "steps_rejected").size(), n) << run;
+    for (std::size_t i = 0; i < n; ++i) {
+      EXPECT_GT(accepted[i], 10u) << run;
+      EXPECT_EQ(status[i], 0) << run;
+    }
+    const auto times = h5::read_dataset<double>(g.id(), "sample_time");
+    ASSERT_EQ(times.size(), 3u);
+    EXPECT_EQ(times[2], 5.005) << run;
+    EXPECT_EQ(h5::read_attribute(g.id(), "trajectories_failed").integer, 0) << run;
+  }
+}
+
 TEST(EnsembleCli, RefusesBadInputBeforeWork) {
   test::TempDir dir;
   const struct {
@@ -91,6 +121,9 @@ TEST(EnsembleCli, RefusesBadInputBeforeWork) {
       {{"--starts", "missing.csv"}, "--starts"},
       {{"--problem", "lorenz", "--sweep", "rho=0:21", "--plot", "x.png"}, "--plot"},
       {{"--energy", "-1"}, "--energy"},
+      {{"--integrator", "rk4", "--tolerance", "1e-8"}, "--tolerance"},
+      {{"--integrator", "tsit5", "--precision", "fp32", "--tolerance", "1e-8"}, "1.19e-05"},
+      {{"--integrator", "dopri5", "--tolerance", "-1"}, "--tolerance"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> args{"ensemble", "--out", "never.h5"};

@@ -20,6 +20,7 @@ struct SmallEnsemble {
   std::vector<double> rows;  // state (and parameter) words of each trajectory
   EnsembleStarts sweep;      // used when rows is empty
   std::int64_t trajectories = 0;
+  double tolerance = 0;  // > 0: each trajectory controls its step, to steps·dt
 
   EnsembleSetup setup() const {
     EnsembleSetup s;
@@ -29,6 +30,7 @@ struct SmallEnsemble {
     s.dt = dt;
     s.steps = steps;
     s.samples = samples;
+    s.tolerance = tolerance;
     const auto& info = ensemble_problems()[static_cast<std::size_t>(s.problem)];
     s.starts = sweep;
     if (!rows.empty()) {

@@ -14,7 +14,9 @@
 #include "orrery/ensemble/problems/lorenz/lorenz_problem.hpp"
 #include "orrery/integrate/integrator_family.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
+#include "orrery/core/precision.hpp"
 #include "orrery/integrate/multistep/adams_bashforth.hpp"
+#include "orrery/integrate/runge_kutta/embedded_pair.hpp"
 
 namespace orrery {
 
@@ -34,6 +36,10 @@ template <class Problem, class Table>
 inline constexpr bool integrator_applies =
     Problem::second_order || Table::family == IntegratorFamily::explicit_runge_kutta;
 
+// Whether integrator Table can control its step (an embedded pair: dopri5, tsit5, dop853).
+template <class Table>
+inline constexpr bool integrator_adapts = EmbeddedPair<Table>;
+
 struct EnsembleProblemInfo {
   std::string_view name, description;
   bool second_order;
@@ -47,6 +53,7 @@ struct EnsembleIntegratorInfo {
   std::string_view name, description;
   int order;
   IntegratorFamily family;
+  bool adaptive;  // takes a tolerance (integrator_adapts)
 };
 
 const std::vector<EnsembleProblemInfo>& ensemble_problems();
@@ -58,6 +65,14 @@ int ensemble_problem_index(std::string_view name);
 int ensemble_integrator_index(std::string_view name);
 // ParameterError("integrator", ...) when the integrator does not apply to the problem.
 void check_integrator_applies(int problem, int integrator);
+// The names of the integrators that take a tolerance.
+std::vector<std::string> adaptive_ensemble_integrator_names();
+// The smallest tolerance a precision honours: 100 units in the last place of 1 (below it the
+// error estimate is rounding, not the method's error).
+double smallest_ensemble_tolerance(Precision precision);
+// ParameterError("tolerance", ...) for a tolerance that is negative or not finite, one given to a
+// method without step control, or one below smallest_ensemble_tolerance; 0 passes (fixed steps).
+void check_ensemble_tolerance(double tolerance, int integrator, Precision precision);
 
 // f.template operator()<Problem>() for problem index p.
 template <class F, int I = 0>

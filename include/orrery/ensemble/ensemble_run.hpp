@@ -11,7 +11,9 @@
 
 #include "orrery/core/backend.hpp"
 #include "orrery/core/hd.hpp"
+#include "orrery/core/hd_math.hpp"
 #include "orrery/core/precision.hpp"
+#include "orrery/core/uninitialised_vector.hpp"
 #include "orrery/ensemble/ensemble_problem.hpp"
 
 namespace orrery {
@@ -47,10 +49,33 @@ struct EnsembleSetup {
   Precision precision = Precision::fp64;
   double dt = 0.01;
   std::int64_t steps = 0;
-  int samples = 1;  // the energy drift is recorded after steps·k/samples steps, k = 1 … samples
+  // Fixed steps: the energy drift is recorded after steps·k/samples steps, k = 1 … samples; with
+  // a tolerance at the times t_end·k/samples.
+  int samples = 1;
   std::int64_t trajectories = 0;
   EnsembleStarts starts;
+  // > 0: each trajectory controls its own step (an embedded pair: dopri5, tsit5, dop853) with
+  // this tolerance, absolute and relative (ensemble/adaptive_trajectory.hpp), from a first trial
+  // step dt to t_end; 0: every trajectory takes `steps` steps of dt.
+  double tolerance = 0;
+  double t_end = 0;  // with a tolerance: the end time (0: steps·dt)
 };
+
+// The time a run ends at: t_end, or steps·dt.
+inline double ensemble_end_time(const EnsembleSetup& s) {
+  return s.tolerance > 0 && s.t_end > 0 ? s.t_end : s.dt * static_cast<double>(s.steps);
+}
+
+// The time of sample k (1 … samples) of a controlled run, t_end·k/K rounded to the lane type T
+// once (t_K = t_end): where the trajectories land, and what the outputs record.
+template <class T>
+ORRERY_HD T adaptive_sample_time(const T& t_end, const T& k, const T& count) {
+  return lane_select(k == count, t_end, t_end * k / count);
+}
+
+// The times of a run's samples as it reaches them: dt·⌊steps·k/K⌋, or with a tolerance
+// adaptive_sample_time in the run's precision.
+std::vector<double> ensemble_sample_times(const EnsembleSetup& setup);
 
 struct EnsembleProgress {
   std::int64_t trajectories_done = 0;
@@ -80,11 +105,20 @@ struct EnsembleRunInfo {
 struct EnsembleOutcome {
   std::int64_t trajectories = 0;
   int state_words = 0;
-  std::vector<double> final_state;  // trajectories × state_words, row-major
+  // trajectories × state_words, row-major. Allocated without zero-filling: the backends write
+  // every element (core/uninitialised_vector.hpp).
+  UninitialisedVector<double> final_state;
   // (E − E0)/|E0| at each sample, samples × trajectories (empty for a problem without energy);
   // NaN or ±∞ where the trajectory went non-finite.
-  std::vector<float> drift;
+  UninitialisedVector<float> drift;
+  // Steps attempted by all trajectories (with a tolerance: accepted and rejected).
   std::int64_t trajectory_steps = 0;
+  // With a tolerance, per trajectory: steps accepted and rejected, and its TrajectoryStatus
+  // (ensemble/adaptive_trajectory.hpp: 0 finished; a failed trajectory stops where it failed,
+  // its later drift samples NaN); `failed` counts those that did not finish. Empty otherwise.
+  std::vector<std::uint32_t> steps_accepted, steps_rejected;
+  std::vector<std::uint8_t> status;
+  std::int64_t failed = 0;
   EnsembleRunInfo info;
 };
 

@@ -10,6 +10,10 @@
 //   the sample times), sample_time [K], energy_error_median, _p99, _max [K] (over the
 //   trajectories at each sample; non-finite trajectories count as +inf); attributes integrator,
 //   precision, backend, kernel, threads, seconds, trajectory_steps, trajectory_steps_per_s.
+//   With --tolerance (the root's `tolerance` attribute > 0), each run also has steps_accepted [N],
+//   steps_rejected [N] (uint32) and status [N] (uint8: 0 finished, 1 step size underflow, 2 non-
+//   finite, 3 too many steps), and attributes trajectories_failed, steps_accepted_min, _median,
+//   _max.
 #pragma once
 
 #include <string>

@@ -27,9 +27,10 @@ struct EnsembleJob {
   // rk4 for a first-order system).
   std::string integrators;
   std::string precisions = "fp64";       // comma-separated: one run each
-  double dt = 0.01;
+  double dt = 0.01;  // the step; with a tolerance the first trial step of every trajectory
   std::int64_t steps = 10000;
-  double t_end = 0;  // > 0: steps = t_end / dt (which must be a whole number)
+  double t_end = 0;  // > 0: steps = t_end / dt (a whole number unless there is a tolerance)
+  double tolerance = 0;  // > 0: each trajectory controls its own step (dopri5, tsit5, dop853)
   std::int64_t samples = 16;
   std::string starts = "grid";  // grid, random, or a CSV/HDF5 file of rows
   std::int64_t resolution = 64;  // grid: points per side
@@ -87,6 +88,9 @@ struct EnsembleRunResult {
   // trajectory's at the end and its largest over the samples (empty without an energy).
   std::vector<double> sample_time, drift_median, drift_p99, drift_max;
   std::vector<double> final_drift, largest_drift;
+  // With a tolerance: the accepted steps per trajectory over the ensemble (smallest, median,
+  // largest) and the rejected ones in all; outcome.failed says how many did not finish.
+  std::int64_t steps_min = 0, steps_median = 0, steps_max = 0, steps_rejected = 0;
 };
 
 struct EnsembleJobOutcome {

@@ -2,13 +2,16 @@
 // The CPU ensemble kernel, compiled once per instruction set and problem (ORRERY_CPU_KERNEL names
 // the variant, with CMake's -march for it; ORRERY_ENSEMBLE_PROBLEM the index into
 // ensemble/ensemble_catalogue.hpp). One SIMD lane integrates one trajectory with the shared
-// ORRERY_HD agent (integrate_trajectory, ensemble/ensemble_problem.hpp), the same one the CUDA
-// kernel runs; a thread takes a vector's worth of trajectories at a time.
+// ORRERY_HD agent (integrate_trajectory, ensemble/ensemble_problem.hpp; with a tolerance
+// integrate_adaptive_trajectory, ensemble/adaptive_trajectory.hpp), the same one the CUDA kernel
+// runs; a thread takes a vector's worth of trajectories at a time.
 #include <algorithm>
+#include <cmath>
 
 #include "ensemble/cpu/ensemble_task_source.hpp"
 #include "ensemble/index_dispatch.hpp"
 #include "orrery/core/simd.hpp"
+#include "orrery/ensemble/adaptive_trajectory.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
 
 #if !defined(ORRERY_CPU_KERNEL) || !defined(ORRERY_ENSEMBLE_PROBLEM)
@@ -63,12 +66,80 @@ void run_lanes(EnsembleTaskSource& src) {
   src.next_block(L, first, count, finished);  // hands in the last block
 }
 
+// The same with each lane's own step size and error control (ensemble/adaptive_trajectory.hpp).
+template <class Problem, class Table, class R>
+void run_adaptive_lanes(EnsembleTaskSource& src) {
+  using V = stdx::native_simd<R>;
+  using System = EnsembleSystem<Problem, V>;
+  constexpr int L = static_cast<int>(V::size());
+  constexpr int D = System::D, P = System::P;
+  const EnsembleSetup& s = src.setup;
+  const typename Problem::Data data{};
+  const V h0(static_cast<R>(s.dt)), t_end(static_cast<R>(ensemble_end_time(s)));
+  const V tol(static_cast<R>(s.tolerance));
+  const std::int64_t n = s.trajectories;
+
+  std::int64_t first = 0, count = 0, finished = 0;
+  while (src.next_block(L, first, count, finished)) {
+    typename System::State st;
+    typename System::Parameters k;
+    double rows[L][kEnsembleMaxWords];
+    double e0[L];
+    for (int l = 0; l < L; ++l) {
+      start_row(s.starts, D + P, first + std::min<std::int64_t>(l, count - 1), n, rows[l]);
+      for (int w = 0; w < D; ++w) System::word(st, w)[l] = static_cast<R>(rows[l][w]);
+      for (int w = 0; w < P; ++w) k.value[w][l] = static_cast<R>(rows[l][D + w]);
+      if constexpr (Problem::has_energy) e0[l] = Problem::energy(data, rows[l] + D, rows[l]);
+    }
+    const auto field = Problem::template field<V>(data, k);
+    const auto put_drift = [&](int l, int sample, double value) {
+      src.drift[static_cast<std::int64_t>(sample - 1) * n + first + l] = static_cast<float>(value);
+    };
+    const AdaptiveTally<V> tally = integrate_adaptive_trajectory<Problem, Table, V>(
+        st, field, h0, t_end, s.samples, tol,
+        [&](const typename V::mask_type& landed, const V& sample, const V&,
+            const typename System::State& now) {
+          if constexpr (Problem::has_energy) {
+            for (int l = 0; l < count; ++l) {
+              if (!landed[l]) continue;
+              double y[D];
+              for (int w = 0; w < D; ++w) y[w] = static_cast<double>(System::word(now, w)[l]);
+              put_drift(l, static_cast<int>(sample[l]),
+                        relative_drift(Problem::energy(data, rows[l] + D, y), e0[l]));
+            }
+          }
+        });
+    for (int l = 0; l < count; ++l) {
+      for (int w = 0; w < D; ++w)
+        src.final_state[(first + l) * D + w] = static_cast<double>(System::word(st, w)[l]);
+      src.steps_accepted[first + l] = static_cast<std::uint32_t>(tally.accepted[l]);
+      src.steps_rejected[first + l] = static_cast<std::uint32_t>(tally.rejected[l]);
+      src.status[first + l] = static_cast<std::uint8_t>(tally.status[l]);
+      // The samples a failed trajectory never reached.
+      if constexpr (Problem::has_energy)
+        for (int k = static_cast<int>(tally.next_sample[l]); k <= s.samples; ++k)
+          put_drift(l, k, NAN);
+    }
+    finished += count;
+  }
+  src.next_block(L, first, count, finished);  // hands in the last block
+}
+
 template <class Problem>
 void run_problem(EnsembleTaskSource& src) {
   const EnsembleSetup& s = src.setup;
   visit_index<kEnsembleIntegratorCount>(s.integrator, [&]<int I>() {
     using Table = EnsembleIntegrators::at<I>;
     if constexpr (integrator_applies<Problem, Table>) {
+      if constexpr (integrator_adapts<Table>) {
+        if (s.tolerance > 0) {
+          if (s.precision == Precision::fp32)
+            run_adaptive_lanes<Problem, Table, float>(src);
+          else
+            run_adaptive_lanes<Problem, Table, double>(src);
+          return;
+        }
+      }
       if (s.precision == Precision::fp32)
         run_lanes<Problem, Table, float>(src);
       else

@@ -12,6 +12,9 @@ EnsembleTaskSource::EnsembleTaskSource(const EnsembleSetup& s, EnsembleOutcome& 
     : setup(s),
       final_state(out.final_state.data()),
       drift(out.drift.empty() ? nullptr : out.drift.data()),
+      steps_accepted(out.steps_accepted.empty() ? nullptr : out.steps_accepted.data()),
+      steps_rejected(out.steps_rejected.empty() ? nullptr : out.steps_rejected.data()),
+      status(out.status.empty() ? nullptr : out.status.data()),
       progress_(progress),
       start_(std::chrono::steady_clock::now()),
       last_report_(start_) {}

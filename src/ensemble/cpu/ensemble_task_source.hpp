@@ -32,6 +32,10 @@ class EnsembleTaskSource {
   const EnsembleSetup& setup;
   double* const final_state;  // trajectories × state words
   float* const drift;         // samples × trajectories, or null
+  // With a tolerance, per trajectory (else null).
+  std::uint32_t* const steps_accepted;
+  std::uint32_t* const steps_rejected;
+  std::uint8_t* const status;
 
  private:
   std::atomic<std::int64_t> next_{0};

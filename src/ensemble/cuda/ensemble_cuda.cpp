@@ -29,7 +29,13 @@ struct EnsembleBuffers {
   DeviceArray<float> drift;
   PinnedArray<unsigned char> final_host;
   PinnedArray<float> drift_host;
+  // With a tolerance: steps accepted and rejected, status (uint32, uint32, uint8 per trajectory).
+  DeviceArray<unsigned char> tally;
+  PinnedArray<unsigned char> tally_host;
 };
+
+// Bytes of a trajectory's tally (steps accepted and rejected, status).
+constexpr std::size_t kTallyBytes = 2 * sizeof(std::uint32_t) + sizeof(std::uint8_t);
 
 EnsembleBuffers& buffers_of(int device) {
   static std::mutex lock;
@@ -60,6 +66,15 @@ void gather_state(const EnsembleShare& s, int words, EnsembleOutcome& out) {
     for (int w = 0; w < words; ++w)
       out.final_state[static_cast<std::size_t>((s.first + i) * words + w)] =
           static_cast<double>(soa[w * s.n + i]);
+}
+
+// Writes one element of every page of [p, p + n) on every core.
+template <class T>
+void touch_pages(T* p, std::size_t n) {
+  constexpr std::size_t kPage = 4096 / sizeof(T);
+  const auto pages = static_cast<std::int64_t>((n + kPage - 1) / kPage);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t k = 0; k < pages; ++k) p[static_cast<std::size_t>(k) * kPage] = T(0);
 }
 
 }  // namespace
@@ -110,6 +125,14 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
     a.samples = setup.samples;
     a.final_state = b.final_state.reserve(n * words * real);
     if (!out.drift.empty()) a.drift = b.drift.reserve(n * setup.samples);
+    a.tolerance = setup.tolerance;
+    a.t_end = ensemble_end_time(setup);
+    if (setup.tolerance > 0) {
+      unsigned char* t = b.tally.reserve(n * kTallyBytes);
+      a.steps_accepted = reinterpret_cast<std::uint32_t*>(t);
+      a.steps_rejected = a.steps_accepted + n;
+      a.status = t + 2 * n * sizeof(std::uint32_t);
+    }
     ORRERY_CUDA_CHECK(cudaEventRecord(s->begin, s->stream), where);
     launch_ensemble_kernel(setup, a, s->stream);
     ORRERY_CUDA_CHECK(cudaEventRecord(s->end, s->stream), where);
@@ -121,7 +144,16 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
                                         n * setup.samples * sizeof(float),
                                         cudaMemcpyDeviceToHost, s->stream),
                         where);
+    if (a.status)
+      ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.tally_host.reserve(n * kTallyBytes), b.tally.get(),
+                                        n * kTallyBytes, cudaMemcpyDeviceToHost, s->stream),
+                        where);
   }
+
+  // While the devices compute: the results' pages faulted in on every core, so that gathering
+  // them after the kernels is a copy (the outcome's arrays are not zero-filled).
+  touch_pages(out.final_state.data(), out.final_state.size());
+  touch_pages(out.drift.data(), out.drift.size());
 
   double kernel_seconds = 0;
   for (auto& s : shares) {
@@ -136,6 +168,15 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
       gather_state<float>(*s, words, out);
     else
       gather_state<double>(*s, words, out);
+    if (setup.tolerance > 0) {
+      const auto n = static_cast<std::size_t>(s->n);
+      const unsigned char* t = s->buffers->tally_host.get();
+      std::copy_n(reinterpret_cast<const std::uint32_t*>(t), n,
+                  out.steps_accepted.begin() + s->first);
+      std::copy_n(reinterpret_cast<const std::uint32_t*>(t) + n, n,
+                  out.steps_rejected.begin() + s->first);
+      std::copy_n(t + 2 * n * sizeof(std::uint32_t), n, out.status.begin() + s->first);
+    }
     for (int k = 0; k < setup.samples && !out.drift.empty(); ++k)
       std::copy_n(s->buffers->drift_host.get() + static_cast<std::size_t>(k) * s->n, s->n,
                   out.drift.begin() + static_cast<std::ptrdiff_t>(k * setup.trajectories + s->first));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // An ensemble on a GPU: one thread integrates one trajectory with the shared ORRERY_HD agent
-// (integrate_trajectory, ensemble/ensemble_problem.hpp), its state in registers from the first
-// step to the last. Every trajectory takes the same steps, so the warps stay converged and a
+// (integrate_trajectory, ensemble/ensemble_problem.hpp; with a tolerance
+// integrate_adaptive_trajectory, ensemble/adaptive_trajectory.hpp), its state in registers from
+// the first step to the last. At a fixed step every trajectory takes the same steps, so the warps stay converged and a
 // plain launch of one thread per trajectory keeps every lane busy; starts and results are
 // structure of arrays (coalesced), the energy drift at each sample is computed in fp64 whatever
 // the precision of the state.
@@ -14,6 +15,7 @@
 
 #include "ensemble/cuda/ensemble_kernel.hpp"
 #include "ensemble/index_dispatch.hpp"
+#include "orrery/ensemble/adaptive_trajectory.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
 
 namespace orrery::cuda {
@@ -56,14 +58,67 @@ __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
   for (int w = 0; w < D; ++w) out[w * a.n + i] = System::word(st, w);
 }
 
+// The same with each trajectory's own step size and error control
+// (ensemble/adaptive_trajectory.hpp). Trajectories of a sweep's neighbouring parameters take
+// similar steps, so a warp's threads mostly loop together; a finished thread idles until its
+// warp is done.
+template <class Problem, class Table, class R>
+__global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
+    ensemble_adaptive_kernel(const EnsembleKernelArgs a) {
+  using System = EnsembleSystem<Problem, R>;
+  constexpr int D = System::D, P = System::P;
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= a.n) return;
+  const typename Problem::Data data{};
+
+  double row[D + P];
+  if (a.starts.rows)
+    start_row(a.starts, D + P, i, a.n, row);
+  else
+    start_row(a.starts, D + P, a.first + i, a.total, row);
+  typename System::State st;
+  typename System::Parameters k;
+  for (int w = 0; w < D; ++w) System::word(st, w) = static_cast<R>(row[w]);
+  for (int w = 0; w < P; ++w) k.value[w] = static_cast<R>(row[D + w]);
+  double e0 = 0;
+  if constexpr (Problem::has_energy) e0 = Problem::energy(data, row + D, row);
+
+  const auto field = Problem::template field<R>(data, k);
+  const AdaptiveTally<R> tally = integrate_adaptive_trajectory<Problem, Table, R>(
+      st, field, static_cast<R>(a.dt), static_cast<R>(a.t_end), a.samples,
+      static_cast<R>(a.tolerance),
+      [&](bool, R sample, R, const typename System::State& now) {
+        if constexpr (Problem::has_energy) {
+          double y[D];
+          for (int w = 0; w < D; ++w) y[w] = static_cast<double>(System::word(now, w));
+          a.drift[static_cast<std::int64_t>(sample - 1) * a.n + i] =
+              static_cast<float>(relative_drift(Problem::energy(data, row + D, y), e0));
+        }
+      });
+  R* out = static_cast<R*>(a.final_state);
+  for (int w = 0; w < D; ++w) out[w * a.n + i] = System::word(st, w);
+  a.steps_accepted[i] = static_cast<std::uint32_t>(tally.accepted);
+  a.steps_rejected[i] = static_cast<std::uint32_t>(tally.rejected);
+  a.status[i] = static_cast<std::uint8_t>(tally.status);
+  if constexpr (Problem::has_energy)  // the samples a failed trajectory never reached
+    for (int s = static_cast<int>(tally.next_sample); s <= a.samples; ++s)
+      a.drift[static_cast<std::int64_t>(s - 1) * a.n + i] = __int_as_float(0x7fc00000);
+}
+
 }  // namespace
 
 template <int P>
-EnsembleKernelFn ensemble_kernel_for(int integrator, Precision precision) {
+EnsembleKernelFn ensemble_kernel_for(int integrator, Precision precision, bool adaptive) {
   using Problem = EnsembleProblems::at<P>;
   return visit_index<kEnsembleIntegratorCount>(integrator, [&]<int I>() -> EnsembleKernelFn {
     using Table = EnsembleIntegrators::at<I>;
     if constexpr (integrator_applies<Problem, Table>) {
+      if constexpr (integrator_adapts<Table>) {
+        if (adaptive) {
+          if (precision == Precision::fp32) return ensemble_adaptive_kernel<Problem, Table, float>;
+          return ensemble_adaptive_kernel<Problem, Table, double>;
+        }
+      }
       if (precision == Precision::fp32) return ensemble_kernel<Problem, Table, float>;
       return ensemble_kernel<Problem, Table, double>;
     } else {

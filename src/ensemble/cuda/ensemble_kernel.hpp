@@ -16,6 +16,8 @@ namespace orrery::cuda {
 // Trajectories [first, first + n) of `total`. Start rows, when given, are the launch's own n
 // rows in device memory; a sweep is computed from the global index. Results in device memory,
 // structure of arrays: final_state[w·n + i] in the precision's Real, drift[(k − 1)·n + i].
+// With a tolerance (adaptive kernels): dt is the first trial step, t_end the end, and each
+// trajectory's steps accepted and rejected and its TrajectoryStatus go to the last three arrays.
 struct EnsembleKernelArgs {
   EnsembleStarts starts;
   std::int64_t first = 0, n = 0, total = 0;
@@ -24,14 +26,19 @@ struct EnsembleKernelArgs {
   int samples = 1;
   void* final_state = nullptr;
   float* drift = nullptr;
+  double tolerance = 0, t_end = 0;
+  std::uint32_t* steps_accepted = nullptr;
+  std::uint32_t* steps_rejected = nullptr;
+  std::uint8_t* status = nullptr;
 };
 
 using EnsembleKernelFn = void (*)(EnsembleKernelArgs);
 
-// The kernel of problem P for an integrator and a precision (fp64 or fp32), compiled in its own
-// file per problem (ensemble_kernel.cuh, instantiated by CMake).
+// The kernel of problem P for an integrator and a precision (fp64 or fp32), with step control
+// (`adaptive`, embedded pairs only) or fixed steps; compiled in its own file per problem
+// (ensemble_kernel.cuh, instantiated by CMake).
 template <int P>
-EnsembleKernelFn ensemble_kernel_for(int integrator, Precision precision);
+EnsembleKernelFn ensemble_kernel_for(int integrator, Precision precision, bool adaptive);
 
 inline constexpr int kEnsembleThreadsPerBlock = 256;
 

@@ -14,7 +14,7 @@ namespace orrery::cuda {
 
 namespace {
 
-using Pick = EnsembleKernelFn (*)(int, Precision);
+using Pick = EnsembleKernelFn (*)(int, Precision, bool);
 
 template <int... P>
 constexpr std::array<Pick, sizeof...(P)> picks(std::integer_sequence<int, P...>) {
@@ -27,7 +27,8 @@ constexpr auto kPicks = picks(std::make_integer_sequence<int, kEnsembleProblemCo
 void launch_ensemble_kernel(const EnsembleSetup& setup, const EnsembleKernelArgs& args,
                             cudaStream_t stream) {
   const EnsembleKernelFn kernel =
-      kPicks.at(static_cast<std::size_t>(setup.problem))(setup.integrator, setup.precision);
+      kPicks.at(static_cast<std::size_t>(setup.problem))(setup.integrator, setup.precision,
+                                                          setup.tolerance > 0);
   const auto blocks = static_cast<unsigned>((args.n + kEnsembleThreadsPerBlock - 1) /
                                             kEnsembleThreadsPerBlock);
   kernel<<<blocks, kEnsembleThreadsPerBlock, 0, stream>>>(args);

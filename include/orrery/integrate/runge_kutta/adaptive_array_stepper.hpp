@@ -2,10 +2,9 @@
 // Step-size control for an embedded Runge–Kutta pair (runge_kutta/embedded_pairs.hpp) on a large
 // system (Hairer, Nørsett & Wanner, "Solving ODEs I", §II.4): the stages of array_stepper.hpp,
 // then the candidate y₁ = y + h Σ b_i k_i and the error estimate e = h Σ (b_i − b̂_i) k_i for
-// positions and velocities alike, measured in the maximum norm against atol = rtol = tolerance,
-//   err = max_i |e_i| / (tol · (1 + max(|y_i|, |y₁_i|))).
-// err ≤ 1 accepts the step (y ← y₁); otherwise x and v stay exactly as they were. Either way
-// the next step is h · min(5, max(0.2, 0.9 · err^(−1/(q+1)))), q the lower order of the pair.
+// positions and velocities alike, measured in the maximum norm against atol = rtol = tolerance;
+// err ≤ 1 accepts the step (y ← y₁), otherwise x and v stay exactly as they were; either way the
+// next step is the control's (runge_kutta/step_control.hpp, shared with the ensembles).
 // The stepper keeps nothing between steps: the next step size travels in the run's clock (dt), so
 // a checkpoint holds all of it and a resumed run takes the same steps.
 #pragma once
@@ -14,15 +13,10 @@
 #include <cmath>
 
 #include "orrery/integrate/runge_kutta/array_stepper.hpp"
+#include "orrery/integrate/runge_kutta/embedded_pair.hpp"
+#include "orrery/integrate/runge_kutta/step_control.hpp"
 
 namespace orrery {
-
-// An embedded pair gives its second weights b̂ (b_embedded), or, where the method is published
-// that way, the error weights b − b̂ themselves (error_weight).
-template <class T>
-concept EmbeddedPair = ButcherTableau<T> && requires {
-  { T::embedded_order } -> std::convertible_to<int>;
-} && (requires { as_coefficient(T::b_embedded(0)); } || requires { as_coefficient(T::error_weight(0)); });
 
 namespace detail {
 
@@ -54,11 +48,7 @@ struct PairArrays {
 template <EmbeddedPair Tableau, class Real>
 class AdaptiveRkArrayStepper final : public ArrayStepper<Real> {
   static constexpr int S = Tableau::stages;
-  // The error of the lower-order solution falls as h^(q+1).
-  static constexpr double kErrorExponent =
-      1.0 / (std::min(Tableau::order, Tableau::embedded_order) + 1);
-  // The usual safety factor and bounds on how fast the step may change.
-  static constexpr double kSafety = 0.9, kMinFactor = 0.2, kMaxFactor = 5.0;
+  using Control = EmbeddedStepControl<Tableau>;
 
  public:
   explicit AdaptiveRkArrayStepper(double tolerance) : tolerance_(tolerance) {}
@@ -77,11 +67,8 @@ class AdaptiveRkArrayStepper final : public ArrayStepper<Real> {
     double err = device.max_scaled_error(error_, x, new_x_, tolerance_, tolerance_);
     device.combine(error_, zero_, h, weights.error, A);
     err = std::max(err, device.max_scaled_error(error_, v, new_v_, tolerance_, tolerance_));
-    const double factor =
-        err == 0 ? kMaxFactor
-                 : std::clamp(kSafety * std::pow(err, -kErrorExponent), kMinFactor, kMaxFactor);
-    const Real next = h * static_cast<Real>(factor);
-    if (!(err <= 1.0))  // a NaN error rejects too
+    const Real next = h * static_cast<Real>(Control::factor(err));
+    if (!Control::accepts(err))  // a NaN error rejects too
       return {.taken = Real(0), .accepted = false, .error = static_cast<Real>(err), .next = next};
     device.copy(new_x_, x);
     device.copy(new_v_, v);
