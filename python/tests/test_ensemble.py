@@ -45,3 +45,19 @@ def test_refused_parameters_raise_value_error():
         orrery.ensemble(problem="lorenz", integrator="leapfrog", sweep="rho=0:1", n=4)
     with pytest.raises(TypeError):
         orrery.ensemble(bogus=1)
+
+
+def test_polynomial_potential_follows_the_built_in_henon_heiles():
+    builtin = orrery.ensemble(**SMALL)
+    text = orrery.ensemble(**dict(SMALL, problem="polynomial",
+                                  potential="0.5*(x^2+y^2) + x^2*y - y^3/3"))
+    assert np.allclose(text["start_state"], builtin["start_state"], rtol=0, atol=1e-15)
+    for run in ("leapfrog-fp64", "rk4-fp64"):
+        assert np.allclose(text["runs"][run]["final_state"], builtin["runs"][run]["final_state"],
+                           rtol=0, atol=1e-12)
+
+
+def test_bad_potential_raises_value_error_pointing_at_the_character():
+    with pytest.raises(ValueError, match=r"potential.*column 9") as e:
+        orrery.ensemble(problem="polynomial", potential="x^2 + y^^2", backend="cpu")
+    assert "x^2 + y^^2\n          ^" in str(e.value)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/ensemble/ensemble_catalogue.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include <fmt/format.h>
@@ -28,7 +29,8 @@ EnsembleProblemInfo problem_info() {
           {Problem::parameter_names.begin(), Problem::parameter_names.end()},
           {Problem::state_defaults.begin(), Problem::state_defaults.end()},
           {Problem::parameter_defaults.begin(), Problem::parameter_defaults.end()},
-          Problem::has_energy};
+          Problem::has_energy,
+          requires { Problem::needs_data; }};
 }
 
 template <std::size_t... I>
@@ -46,7 +48,8 @@ std::vector<EnsembleIntegratorInfo> integrator_infos(std::index_sequence<I...>) 
 template <class Info>
 std::vector<std::string> names_of(const std::vector<Info>& all) {
   std::vector<std::string> names;
-  for (const auto& i : all) names.emplace_back(i.name);
+  for (const auto& i : all)
+    if (std::find(names.begin(), names.end(), i.name) == names.end()) names.emplace_back(i.name);
   return names;
 }
 

@@ -18,14 +18,43 @@
 namespace orrery::cpu::ORRERY_CPU_KERNEL {
 namespace {
 
-template <class Problem, class Table, class R>
+// A field called, not inlined, where the problem asks for it (Problem::field_out_of_line: a
+// user's dense polynomial, hundreds of multiply-adds): inlined into every stage of every
+// integrator it multiplies the compile time of these files, and a call costs little beside it.
+// Internal to this file's instruction set, so no variant's code replaces another's at link time.
+template <class Field>
+struct OutOfLineField {
+  Field field;
+  template <class Q, class A>
+  [[gnu::noinline]] void operator()(const Q& q, A& a) const {
+    field(q, a);
+  }
+};
+
+template <class Problem, class Field>
+auto lane_field(const Field& field) {
+  constexpr bool out_of_line = [] {
+    if constexpr (requires { Problem::field_out_of_line; })
+      return Problem::field_out_of_line;
+    else
+      return false;
+  }();
+  if constexpr (out_of_line)
+    return OutOfLineField<Field>{field};
+  else
+    return field;
+}
+
+template <class Problem, class Table, class R, bool Mixed = false>
 void run_lanes(EnsembleTaskSource& src) {
   using V = stdx::native_simd<R>;
   using System = EnsembleSystem<Problem, V>;
   constexpr int L = static_cast<int>(V::size());
   constexpr int D = System::D, P = System::P;
   const EnsembleSetup& s = src.setup;
-  const typename Problem::Data data{};
+  const typename Problem::Data none{};
+  const typename Problem::Data& data =
+      s.data ? *static_cast<const typename Problem::Data*>(s.data) : none;
   const V dt(static_cast<R>(s.dt));
   const std::int64_t n = s.trajectories;
 
@@ -42,7 +71,7 @@ void run_lanes(EnsembleTaskSource& src) {
       for (int w = 0; w < P; ++w) k.value[w][l] = static_cast<R>(rows[l][D + w]);
       if constexpr (Problem::has_energy) e0[l] = Problem::energy(data, rows[l] + D, rows[l]);
     }
-    const auto field = Problem::template field<V>(data, k);
+    const auto field = lane_field<Problem>(ensemble_field<Problem, V, Mixed>(data, k));
     integrate_trajectory<Problem, Table, V>(
         st, field, dt, s.steps, s.samples, [&](int sample, const typename System::State& now) {
           if constexpr (Problem::has_energy) {
@@ -71,6 +100,8 @@ void run_problem(EnsembleTaskSource& src) {
     if constexpr (integrator_applies<Problem, Table>) {
       if (s.precision == Precision::fp32)
         run_lanes<Problem, Table, float>(src);
+      else if (s.precision == Precision::mixed)
+        run_lanes<Problem, Table, double, true>(src);
       else
         run_lanes<Problem, Table, double>(src);
     }

@@ -20,14 +20,16 @@ namespace orrery::cuda {
 
 namespace {
 
-template <class Problem, class Table, class R>
+// The problem's Data is a kernel argument, read in place from the parameter bank
+// (__grid_constant__: the field keeps its address without a copy to local memory).
+template <class Problem, class Table, class R, bool Mixed>
 __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
-    ensemble_kernel(const EnsembleKernelArgs a) {
+    ensemble_kernel(const EnsembleKernelArgs a,
+                    const __grid_constant__ typename Problem::Data data) {
   using System = EnsembleSystem<Problem, R>;
   constexpr int D = System::D, P = System::P;
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= a.n) return;
-  const typename Problem::Data data{};
 
   double row[D + P];
   if (a.starts.rows)
@@ -41,7 +43,7 @@ __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
   double e0 = 0;
   if constexpr (Problem::has_energy) e0 = Problem::energy(data, row + D, row);
 
-  const auto field = Problem::template field<R>(data, k);
+  const auto field = ensemble_field<Problem, R, Mixed>(data, k);
   integrate_trajectory<Problem, Table, R>(
       st, field, static_cast<R>(a.dt), a.steps, a.samples,
       [&](int sample, const typename System::State& now) {
@@ -56,16 +58,24 @@ __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
   for (int w = 0; w < D; ++w) out[w * a.n + i] = System::word(st, w);
 }
 
+template <class Problem, class Table, class R, bool Mixed>
+void launch(const EnsembleKernelArgs& a, const void* data, unsigned blocks, cudaStream_t stream) {
+  const typename Problem::Data none{};
+  ensemble_kernel<Problem, Table, R, Mixed><<<blocks, kEnsembleThreadsPerBlock, 0, stream>>>(
+      a, data ? *static_cast<const typename Problem::Data*>(data) : none);
+}
+
 }  // namespace
 
 template <int P>
-EnsembleKernelFn ensemble_kernel_for(int integrator, Precision precision) {
+EnsembleLaunchFn ensemble_kernel_for(int integrator, Precision precision) {
   using Problem = EnsembleProblems::at<P>;
-  return visit_index<kEnsembleIntegratorCount>(integrator, [&]<int I>() -> EnsembleKernelFn {
+  return visit_index<kEnsembleIntegratorCount>(integrator, [&]<int I>() -> EnsembleLaunchFn {
     using Table = EnsembleIntegrators::at<I>;
     if constexpr (integrator_applies<Problem, Table>) {
-      if (precision == Precision::fp32) return ensemble_kernel<Problem, Table, float>;
-      return ensemble_kernel<Problem, Table, double>;
+      if (precision == Precision::fp32) return launch<Problem, Table, float, false>;
+      if (precision == Precision::mixed) return launch<Problem, Table, double, true>;
+      return launch<Problem, Table, double, false>;
     } else {
       return nullptr;
     }

@@ -26,12 +26,15 @@ struct EnsembleKernelArgs {
   float* drift = nullptr;
 };
 
-using EnsembleKernelFn = void (*)(EnsembleKernelArgs);
+// Enqueues `blocks` blocks of the kernel with the problem's Data (EnsembleSetup::data, null:
+// Data{}) as its argument.
+using EnsembleLaunchFn = void (*)(const EnsembleKernelArgs&, const void* data, unsigned blocks,
+                                  cudaStream_t);
 
-// The kernel of problem P for an integrator and a precision (fp64 or fp32), compiled in its own
-// file per problem (ensemble_kernel.cuh, instantiated by CMake).
+// The kernel of problem P for an integrator and a precision (fp64, fp32, mixed), compiled in its
+// own file per problem (ensemble_kernel.cuh, instantiated by CMake).
 template <int P>
-EnsembleKernelFn ensemble_kernel_for(int integrator, Precision precision);
+EnsembleLaunchFn ensemble_kernel_for(int integrator, Precision precision);
 
 inline constexpr int kEnsembleThreadsPerBlock = 256;
 
