@@ -122,8 +122,11 @@ TEST(EnsembleCli, StartsFromACsvFile) {
 
 TEST(EnsembleCli, PolynomialHenonHeilesFollowsTheBuiltIn) {
   test::TempDir dir;
+  // The same --state for both: the polynomial's default start is the origin, Hénon–Heiles' the
+  // chaotic orbit, and the default py range is what the energy reaches from it.
   const std::vector<std::string> common{"--energy", "0.125", "--plane", "y:py", "--resolution",
-                                        "8", "--steps", "500", "--backend", "cpu"};
+                                        "8", "--steps", "500", "--backend", "cpu",
+                                        "--state", "0,-0.25,0.42081,0"};
   std::vector<std::string> builtin{"ensemble", "--problem", "henon-heiles", "--out", "b.h5"};
   std::vector<std::string> text{"ensemble", "--problem", "polynomial", "--potential",
                                 "0.5*(x^2+y^2) + x^2*y - y^3/3", "--out", "p.h5"};
