@@ -5,6 +5,8 @@
 // ORRERY_HD agent (integrate_trajectory, ensemble/ensemble_problem.hpp), the same one the CUDA
 // kernel runs; a thread takes a vector's worth of trajectories at a time.
 #include <algorithm>
+#include <type_traits>
+#include <utility>
 
 #include "ensemble/cpu/ensemble_task_source.hpp"
 #include "ensemble/index_dispatch.hpp"
@@ -45,7 +47,43 @@ auto lane_field(const Field& field) {
     return field;
 }
 
-template <class Problem, class Table, class R, bool Mixed = false>
+// fp64 and mixed lanes share one instantiation of every integrator: the field chooses at run
+// time, a branch that goes the same way at every evaluation of a run, and mixed's fp32 field is
+// called out of line. Compiled apart, mixed added about a third to these files' compile time
+// for a mode that is slower than fp64 on the CPU anyway (the conversions each way).
+template <class Problem, class V>
+struct DoubleOrMixedField {
+  using Own = decltype(ensemble_field<Problem, V, false>(
+      std::declval<const typename Problem::Data&>(),
+      std::declval<const ParameterPack<V, Problem::parameters>&>()));
+  Own own;
+  MixedField<Problem, V> mixed;
+  bool use_mixed;
+  template <class Q, class A>
+  void operator()(const Q& q, A& a) const {
+    if (use_mixed)
+      call_mixed(q, a);
+    else
+      own(q, a);
+  }
+  template <class Q, class A>
+  [[gnu::noinline]] void call_mixed(const Q& q, A& a) const {
+    mixed(q, a);
+  }
+};
+
+template <class Problem, class V>
+auto precision_field(const typename Problem::Data& data,
+                     const ParameterPack<V, Problem::parameters>& k, bool mixed) {
+  if constexpr (std::is_same_v<lane_scalar_t<V>, float>)
+    return ensemble_field<Problem, V, false>(data, k);
+  else
+    return DoubleOrMixedField<Problem, V>{ensemble_field<Problem, V, false>(data, k),
+                                          ensemble_field<Problem, V, true>(data, k), mixed};
+}
+
+// R = double runs fp64 or mixed, R = float fp32.
+template <class Problem, class Table, class R>
 void run_lanes(EnsembleTaskSource& src) {
   using V = stdx::native_simd<R>;
   using System = EnsembleSystem<Problem, V>;
@@ -71,7 +109,8 @@ void run_lanes(EnsembleTaskSource& src) {
       for (int w = 0; w < P; ++w) k.value[w][l] = static_cast<R>(rows[l][D + w]);
       if constexpr (Problem::has_energy) e0[l] = Problem::energy(data, rows[l] + D, rows[l]);
     }
-    const auto field = lane_field<Problem>(ensemble_field<Problem, V, Mixed>(data, k));
+    const auto field = lane_field<Problem>(
+        precision_field<Problem, V>(data, k, s.precision == Precision::mixed));
     integrate_trajectory<Problem, Table, V>(
         st, field, dt, s.steps, s.samples, [&](int sample, const typename System::State& now) {
           if constexpr (Problem::has_energy) {
@@ -100,8 +139,6 @@ void run_problem(EnsembleTaskSource& src) {
     if constexpr (integrator_applies<Problem, Table>) {
       if (s.precision == Precision::fp32)
         run_lanes<Problem, Table, float>(src);
-      else if (s.precision == Precision::mixed)
-        run_lanes<Problem, Table, double, true>(src);
       else
         run_lanes<Problem, Table, double>(src);
     }
