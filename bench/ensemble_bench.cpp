@@ -5,9 +5,12 @@
 // u0 = (1, 0, 0); rk4, tsit5, dopri5) on the GPU, and Hénon–Heiles leapfrog on one CPU core against a plain scalar
 // loop of the same arithmetic in the same process. Measurements, not tests.
 //
-//   orrery_ensemble_bench [gpu-henon-heiles] [gpu-lorenz] [gpu-lorenz-adaptive] [cpu-henon-heiles]
-//                         [--repeat K]
+//   orrery_ensemble_bench [gpu-henon-heiles] [gpu-polynomial-henon-heiles] [gpu-lorenz]
+//                         [gpu-lorenz-adaptive] [cpu-henon-heiles] [--repeat K]
 //
+// gpu-polynomial-henon-heiles runs the leapfrog case of gpu-henon-heiles twice, built in and as
+// the user's polynomial (--problem polynomial --potential "0.5*(x^2+y^2) + x^2*y - y^3/3"), and
+// prints the polynomial's kernel time relative to the built-in's.
 // gpu-lorenz-adaptive: the same Lorenz sweep with tsit5 and each trajectory's own step control
 // (fp64 at tolerance 10⁻⁸, fp32 at the smallest tolerance it honours), with the steps taken and
 // the fraction of the GPU's issue limit those steps' operations make.
@@ -19,6 +22,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,6 +31,7 @@
 #include "orrery/core/version.hpp"
 #include "orrery/ensemble/ensemble.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
+#include "orrery/ensemble/problems/polynomial/polynomial_choice.hpp"
 #include "orrery/integrate/runge_kutta/embedded_register_step.hpp"
 #include "orrery/physics/henon_heiles.hpp"
 
@@ -45,6 +50,7 @@ struct Case {
   Backend backend;
   int threads = 0;
   double tolerance = 0;  // > 0: each trajectory controls its step, to t = steps·dt
+  std::string potential = "";  // problem "polynomial": V(q)
 };
 
 // The issue-rate limit of one H100 or H200 (132 SMs at 1.98 GHz; 128 fp32 or 64 fp64 lanes an SM
@@ -71,9 +77,17 @@ double controlled_step_operations(int words, int field_operations) {
                              words * kNormPerWord + kControl);
 }
 
-EnsembleSetup setup_of(const Case& c, std::vector<double>& rows) {
+EnsembleSetup setup_of(const Case& c, std::vector<double>& rows,
+                       std::shared_ptr<const void>& data) {
   EnsembleSetup s;
   s.problem = ensemble_problem_index(c.problem);
+  if (!c.potential.empty()) {
+    const PolynomialProblemChoice choice =
+        choose_polynomial_problem(parse_ensemble_potential(c.potential, "potential"));
+    s.problem = choice.problem;
+    data = choice.data;
+    s.data = data.get();
+  }
   s.integrator = ensemble_integrator_index(c.integrator);
   s.precision = c.precision;
   s.dt = c.dt;
@@ -103,9 +117,11 @@ EnsembleSetup setup_of(const Case& c, std::vector<double>& rows) {
   return s;
 }
 
-void run_case(const Case& c, int repeat) {
+// The median kernel seconds.
+double run_case(const Case& c, int repeat) {
   std::vector<double> rows;
-  const EnsembleSetup s = setup_of(c, rows);
+  std::shared_ptr<const void> data;
+  const EnsembleSetup s = setup_of(c, rows, data);
   EnsembleRunOptions o;
   o.backend = c.backend;
   o.threads = c.threads;
@@ -145,17 +161,20 @@ void run_case(const Case& c, int repeat) {
       "\"{}\", \"trajectories\": {}, \"steps\": {}, \"dt\": {}, {}\"backend\": \"{}\", "
       "\"device\": \"{}\", \"threads\": {}, \"repeat\": {}, \"seconds\": {:.6f}, "
       "\"kernel_seconds\": {:.6f}, \"trajectory_steps_per_s\": {:.4g}, "
-      "\"kernel_trajectory_steps_per_s\": {:.4g}, \"git\": \"{}\"}}\n",
+      "\"kernel_trajectory_steps_per_s\": {:.4g}, {}\"git\": \"{}\"}}\n",
       c.problem, c.integrator, to_string(c.precision), c.n, c.steps, c.dt, adaptive, info.backend,
       info.kernel, info.threads, repeat, median, kmedian, work / median,
-      kmedian > 0 ? work / kmedian : 0.0, git_hash());
+      kmedian > 0 ? work / kmedian : 0.0,
+      c.potential.empty() ? "" : fmt::format("\"potential\": \"{}\", ", c.potential), git_hash());
   std::fflush(stdout);
+  return kmedian;
 }
 
 // The plain scalar loop (bench/ensemble_scalar_loop.cpp) over the same starts.
 void scalar_baseline(std::int64_t n, std::int64_t steps, double dt) {
   std::vector<double> rows;
-  setup_of({"henon-heiles", "leapfrog", Precision::fp64, n, steps, dt, Backend::cpu}, rows);
+  std::shared_ptr<const void> none;
+  setup_of({"henon-heiles", "leapfrog", Precision::fp64, n, steps, dt, Backend::cpu}, rows, none);
   const auto t0 = std::chrono::steady_clock::now();
   const double checksum = bench::scalar_henon_heiles_leapfrog(rows, n, steps, dt);
   const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -186,6 +205,18 @@ int main(int argc, char** argv) {
       for (const char* m : {"leapfrog", "rk4", "yoshida4"})
         run_case({"henon-heiles", m, Precision::fp64, 1 << 20, 100000, 0.01, Backend::cuda},
                  repeat);
+    } else if (w == "gpu-polynomial-henon-heiles") {
+      const Case builtin{"henon-heiles", "leapfrog", Precision::fp64, 1 << 20, 100000, 0.01,
+                         Backend::cuda};
+      Case text = builtin;
+      text.problem = "polynomial";
+      text.potential = "0.5*(x^2+y^2) + x^2*y - y^3/3";
+      const double a = run_case(builtin, repeat), b = run_case(text, repeat);
+      fmt::print(
+          "{{\"bench\": \"ensemble-polynomial-relative\", \"integrator\": \"leapfrog\", "
+          "\"precision\": \"fp64\", \"builtin_kernel_seconds\": {:.6f}, "
+          "\"polynomial_kernel_seconds\": {:.6f}, \"polynomial_over_builtin\": {:.3f}}}\n",
+          a, b, a > 0 ? b / a : 0.0);
     } else if (w == "gpu-lorenz") {
       for (const char* m : {"rk4", "tsit5", "dopri5"})
         run_case({"lorenz", m, Precision::fp32, 1 << 23, 1000, 1e-3, Backend::cuda}, repeat);
@@ -205,8 +236,8 @@ int main(int argc, char** argv) {
                repeat);
     } else {
       std::fprintf(stderr,
-                   "unknown case '%s' (gpu-henon-heiles, gpu-lorenz, gpu-lorenz-adaptive, "
-                   "cpu-henon-heiles)\n",
+                   "unknown case '%s' (gpu-henon-heiles, gpu-polynomial-henon-heiles, "
+                   "gpu-lorenz, gpu-lorenz-adaptive, cpu-henon-heiles)\n",
                    w.c_str());
       return 2;
     }

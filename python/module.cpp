@@ -3,10 +3,13 @@
 // the library's errors as Python's: refused input (ParameterError, InputError) is a ValueError
 // with the message the CLI prints (a parameter named as its keyword: "x_range", not
 // "--x-range"), a failed run (RunError) a RuntimeError.
+#include <algorithm>
+
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
 #include "orrery/core/error.hpp"
+#include "orrery/core/text_error.hpp"
 #include "orrery/core/version.hpp"
 
 namespace orrery::python {
@@ -109,6 +112,15 @@ PYBIND11_MODULE(_orrery, m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const orrery::TextParameterError& e) {  // with a caret under the character
+      std::string name = e.parameter();
+      name.erase(0, name.find_first_not_of('-'));
+      const std::string message = e.what();
+      const std::string keyword = orrery::python::keyword_of(name);
+      PyErr_SetString(PyExc_ValueError,
+                      (keyword + message.substr(std::min(message.size(), e.parameter().size())) +
+                       "\n" + e.pointer())
+                          .c_str());
     } catch (const orrery::ParameterError& e) {  // named as the keyword, not the flag
       std::string name = e.parameter();
       name.erase(0, name.find_first_not_of('-'));

@@ -12,6 +12,7 @@
 
 #include "command.hpp"
 #include "orrery/core/error.hpp"
+#include "orrery/core/text_error.hpp"
 #include "orrery/core/version.hpp"
 
 namespace {
@@ -59,6 +60,10 @@ int main(int argc, char** argv) {
     const std::string name = command->app().get_name();
     try {
       return command->run();
+    } catch (const TextParameterError& e) {  // the text again, with a caret at the character
+      std::fprintf(stderr, "orrery %s: %s\n%s\n", name.c_str(), shown(e.what()).c_str(),
+                   e.pointer().c_str());
+      return 2;
     } catch (const InputError& e) {
       std::fprintf(stderr, "orrery %s: %s\n", name.c_str(), shown(e.what()).c_str());
       return 2;

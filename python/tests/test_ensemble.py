@@ -59,3 +59,21 @@ def test_a_tolerance_gives_each_trajectory_its_steps():
     with pytest.raises(ValueError, match="tolerance"):
         orrery.ensemble(problem="lorenz", sweep="rho=0:21", n=4, integrator="rk4",
                         tolerance=1e-8, backend="cpu")
+
+
+def test_polynomial_potential_follows_the_built_in_henon_heiles():
+    # the same start for the words the plane leaves (the polynomial's default is the origin)
+    same = dict(SMALL, state="0,-0.25,0.42081,0")
+    builtin = orrery.ensemble(**same)
+    text = orrery.ensemble(**dict(same, problem="polynomial",
+                                  potential="0.5*(x^2+y^2) + x^2*y - y^3/3"))
+    assert np.allclose(text["start_state"], builtin["start_state"], rtol=0, atol=1e-15)
+    for run in ("leapfrog-fp64", "rk4-fp64"):
+        assert np.allclose(text["runs"][run]["final_state"], builtin["runs"][run]["final_state"],
+                           rtol=0, atol=1e-12)
+
+
+def test_bad_potential_raises_value_error_pointing_at_the_character():
+    with pytest.raises(ValueError, match=r"potential.*column 9") as e:
+        orrery.ensemble(problem="polynomial", potential="x^2 + y^^2", backend="cpu")
+    assert "x^2 + y^^2\n          ^" in str(e.value)

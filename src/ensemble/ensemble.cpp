@@ -27,8 +27,9 @@ void validate(const EnsembleSetup& s, const EnsembleRunOptions& options) {
     throw ParameterError("integrator", fmt::format("{}", s.integrator),
                          fmt::format("an index below {}", kEnsembleIntegratorCount));
   check_integrator_applies(s.problem, s.integrator);
-  if (s.precision != Precision::fp64 && s.precision != Precision::fp32)
-    throw ParameterError("precision", to_string(s.precision), "one of: fp64, fp32");
+  if (s.precision != Precision::fp64 && s.precision != Precision::fp32 &&
+      s.precision != Precision::mixed)
+    throw ParameterError("precision", to_string(s.precision), "one of: fp64, fp32, mixed");
   if (!std::isfinite(s.dt) || s.dt == 0.0)
     throw ParameterError("dt", fmt::format("{}", s.dt), "a finite number other than 0");
   check_ensemble_tolerance(s.tolerance, s.integrator, s.precision);
@@ -59,6 +60,10 @@ void validate(const EnsembleSetup& s, const EnsembleRunOptions& options) {
   if (s.starts.swept >= words)
     throw ParameterError("sweep", fmt::format("word {}", s.starts.swept),
                          fmt::format("a word below {}", words));
+  if (ensemble_problems()[static_cast<std::size_t>(s.problem)].needs_data && !s.data)
+    throw ParameterError("data", "none",
+                         fmt::format("the shared data of {} (its potential)",
+                                     ensemble_problems()[static_cast<std::size_t>(s.problem)].name));
   if (options.threads < 0)
     throw ParameterError("threads", fmt::format("{}", options.threads),
                          "a positive number of threads (0: all cores)");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/ensemble/ensemble_catalogue.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -30,7 +31,8 @@ EnsembleProblemInfo problem_info() {
           {Problem::parameter_names.begin(), Problem::parameter_names.end()},
           {Problem::state_defaults.begin(), Problem::state_defaults.end()},
           {Problem::parameter_defaults.begin(), Problem::parameter_defaults.end()},
-          Problem::has_energy};
+          Problem::has_energy,
+          requires { Problem::needs_data; }};
 }
 
 template <std::size_t... I>
@@ -49,7 +51,8 @@ std::vector<EnsembleIntegratorInfo> integrator_infos(std::index_sequence<I...>) 
 template <class Info>
 std::vector<std::string> names_of(const std::vector<Info>& all) {
   std::vector<std::string> names;
-  for (const auto& i : all) names.emplace_back(i.name);
+  for (const auto& i : all)
+    if (std::find(names.begin(), names.end(), i.name) == names.end()) names.emplace_back(i.name);
   return names;
 }
 

@@ -15,6 +15,7 @@
 #include "orrery/core/memory_budget.hpp"
 #include "orrery/ensemble/ensemble.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
+#include "orrery/ensemble/problems/polynomial/polynomial_choice.hpp"
 #include "orrery/jobs/ensemble_file.hpp"
 #include "orrery/io/output_path.hpp"
 #include "orrery/io/output_set.hpp"
@@ -48,6 +49,14 @@ std::vector<ParamField<J>> make_fields() {
     for (const auto& name : ensemble_problem_names()) p.choices.push_back(name);
     f.push_back(std::move(p));
   }
+  {
+    auto p = text_field("potential",
+                        "--problem polynomial: V(q) of H = |p|^2/2 + V(q), a polynomial in x, y, "
+                        "z of degree <= 6, e.g. \"0.5*(x^2+y^2) + x^2*y - y^3/3\"",
+                        &J::potential);
+    p.placeholder = "V";
+    f.push_back(std::move(p));
+  }
   auto integrators = text_field(
       "integrator",
       fmt::format("integrators, comma-separated (one run each; default: leapfrog, or rk4 for a "
@@ -56,7 +65,9 @@ std::vector<ParamField<J>> make_fields() {
       &J::integrators);
   integrators.placeholder = "NAME,...";
   f.push_back(std::move(integrators));
-  auto precisions = text_field("precision", "precisions, comma-separated (one run each): fp64, fp32",
+  auto precisions = text_field("precision",
+                               "precisions, comma-separated (one run each): fp64, fp32, mixed "
+                               "(the state and its sums in fp64, the field evaluated in fp32)",
                                &J::precisions);
   precisions.placeholder = "fp64,...";
   f.push_back(std::move(precisions));
@@ -181,8 +192,11 @@ std::vector<RunChoice> run_choices(const EnsembleJob& job, int problem) {
       precisions.push_back(Precision::fp64);
     else if (word == "fp32")
       precisions.push_back(Precision::fp32);
+    else if (word == "mixed")
+      precisions.push_back(Precision::mixed);
     else
-      throw ParameterError("--precision", job.precisions, "fp64, fp32 or both, comma-separated");
+      throw ParameterError("--precision", job.precisions,
+                           "fp64, fp32, mixed or several, comma-separated");
   }
   const bool second_order = ensemble_problems()[static_cast<std::size_t>(problem)].second_order;
   const std::string names = !job.integrators.empty() ? job.integrators
@@ -268,6 +282,30 @@ const std::vector<ParamField<EnsembleJob>>& ensemble_job_fields() {
   return fields;
 }
 
+EnsembleJobProblem resolve_ensemble_problem(const EnsembleJob& job) {
+  EnsembleJobProblem out;
+  try {
+    out.index = ensemble_problem_index(job.problem);
+  } catch (const ParameterError& e) {
+    throw e.renamed("--problem");
+  }
+  const bool polynomial = ensemble_problems()[static_cast<std::size_t>(out.index)].needs_data;
+  if (!polynomial) {
+    if (!job.potential.empty())
+      throw ParameterError("--potential", job.potential, "none unless --problem polynomial");
+    return out;
+  }
+  if (job.potential.empty())
+    throw ParameterError("--potential", "",
+                         "a polynomial V in x, y, z, e.g. \"0.5*(x^2+y^2) + x^2*y - y^3/3\"");
+  const PolynomialProblemChoice choice =
+      choose_polynomial_problem(parse_ensemble_potential(job.potential, "--potential"),
+                                "--potential");
+  out.index = choice.problem;
+  out.data = choice.data;
+  return out;
+}
+
 void validate(const EnsembleJob& job) {
   // Parameters set in code bypass the setters' rules: apply them again to every value that is
   // not the default (some defaults, such as threads = 0 for all cores, are outside the rules)
@@ -280,12 +318,7 @@ void validate(const EnsembleJob& job) {
     const auto* text = std::get_if<std::string>(&v);
     if (v != field.get(defaults) && !(text && text->empty())) field.set(copy, v);
   }
-  int problem = 0;
-  try {
-    problem = ensemble_problem_index(job.problem);
-  } catch (const ParameterError& e) {
-    throw e.renamed("--problem");
-  }
+  const int problem = resolve_ensemble_problem(job).index;
   const std::int64_t steps = steps_of(job);
   if (job.samples > steps && job.tolerance == 0)
     throw ParameterError("--samples", fmt::format("{}", job.samples),
@@ -366,6 +399,7 @@ EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserv
     setup.t_end = job.tolerance > 0 ? job.t_end : 0.0;
     setup.trajectories = outcome.starts.trajectories;
     setup.starts = outcome.starts.starts;
+    setup.data = outcome.starts.data.get();
     EnsembleRunResult r;
     r.integrator = ensemble_integrators()[static_cast<std::size_t>(setup.integrator)].name;
     r.precision = setup.precision;

@@ -29,16 +29,20 @@ namespace orrery {
 
 namespace {
 
-// The potential of problem p at the q words of a row (0 for a problem without one).
-double potential_of(int problem, const double* row, int state_words) {
+// The potential of problem p (its shared data, null: Data{}) at the q words of a row (0 for a
+// problem without one).
+double potential_of(int problem, const void* data, const double* row, int state_words) {
   return visit_ensemble_problem(problem, [&]<class Problem>() {
-    return Problem::potential(typename Problem::Data{}, row + state_words, row);
+    const typename Problem::Data none{};
+    return Problem::potential(data ? *static_cast<const typename Problem::Data*>(data) : none,
+                              row + state_words, row);
   });
 }
 
 struct Plane {
   int a = 0, b = 1;      // the words the plane sets
   int solved = -1;       // the momentum taken from the energy, or −1
+  const void* data = nullptr;  // the problem's shared Data
   std::array<double, 2> range_a{}, range_b{};
 };
 
@@ -46,7 +50,7 @@ struct Plane {
 double radicand(const EnsembleProblemInfo& info, int problem, const Plane& plane, double energy,
                 const double* row) {
   if (plane.solved < 0) return 1.0;
-  double r = 2.0 * (energy - potential_of(problem, row, info.state_words));
+  double r = 2.0 * (energy - potential_of(problem, plane.data, row, info.state_words));
   for (int c = 0; c < info.coordinates; ++c) {
     const int w = info.coordinates + c;
     if (w != plane.solved) r -= row[w] * row[w];
@@ -84,8 +88,9 @@ std::array<double, 2> reached_interval(const EnsembleProblemInfo& info, int prob
 }
 
 Plane make_plane(const EnsembleJob& job, const EnsembleProblemInfo& info, int problem,
-                 const std::vector<double>& base, bool with_energy) {
+                 const void* data, const std::vector<double>& base, bool with_energy) {
   Plane plane;
+  plane.data = data;
   const auto words = split_pair(job.plane, ':', "plane");
   plane.a = word_index(info, words[0], false, "plane");
   plane.b = word_index(info, words[1], false, "plane");
@@ -167,7 +172,9 @@ std::vector<double> read_rows_file(const std::string& path, const EnsembleProble
 
 EnsembleStartSet make_ensemble_starts(const EnsembleJob& job) {
   EnsembleStartSet set;
-  set.problem = ensemble_problem_index(job.problem);
+  EnsembleJobProblem problem = resolve_ensemble_problem(job);
+  set.problem = problem.index;
+  set.data = std::move(problem.data);
   const EnsembleProblemInfo& info = ensemble_problems()[static_cast<std::size_t>(set.problem)];
   set.state_words = info.state_words;
   set.parameter_words = info.parameters;
@@ -197,7 +204,7 @@ EnsembleStartSet make_ensemble_starts(const EnsembleJob& job) {
   }
 
   const bool with_energy = info.has_energy && info.second_order;
-  const Plane plane = make_plane(job, info, set.problem, base, with_energy);
+  const Plane plane = make_plane(job, info, set.problem, set.data.get(), base, with_energy);
   std::vector<double> row = base;
   const auto keep = [&](std::int64_t index) {
     set.rows.insert(set.rows.end(), row.begin(), row.end());

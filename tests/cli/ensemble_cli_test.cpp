@@ -153,5 +153,83 @@ TEST(EnsembleCli, StartsFromACsvFile) {
   EXPECT_EQ(start, (std::vector<double>{0, 0.1, 0.3, 0, 0, -0.1, 0.2, 0.1}));
 }
 
+TEST(EnsembleCli, PolynomialHenonHeilesFollowsTheBuiltIn) {
+  test::TempDir dir;
+  // The same --state for both: the polynomial's default start is the origin, Hénon–Heiles' the
+  // chaotic orbit, and the default py range is what the energy reaches from it.
+  const std::vector<std::string> common{"--energy", "0.125", "--plane", "y:py", "--resolution",
+                                        "8", "--steps", "500", "--backend", "cpu",
+                                        "--state", "0,-0.25,0.42081,0"};
+  std::vector<std::string> builtin{"ensemble", "--problem", "henon-heiles", "--out", "b.h5"};
+  std::vector<std::string> text{"ensemble", "--problem", "polynomial", "--potential",
+                                "0.5*(x^2+y^2) + x^2*y - y^3/3", "--out", "p.h5"};
+  builtin.insert(builtin.end(), common.begin(), common.end());
+  text.insert(text.end(), common.begin(), common.end());
+  const auto a = run_cli(builtin, dir.path());
+  const auto b = run_cli(text, dir.path());
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_NE(b.out.find("|dE/E|"), std::string::npos) << b.out;
+  h5::Handle fa = h5::open_file((dir / "b.h5").string()), fb = h5::open_file((dir / "p.h5").string());
+  const auto sa = h5::read_dataset<double>(fa.id(), "start_state");
+  const auto sb = h5::read_dataset<double>(fb.id(), "start_state");
+  ASSERT_EQ(sa.size(), sb.size()) << "the same grid points reached";
+  for (std::size_t i = 0; i < sa.size(); ++i) EXPECT_NEAR(sa[i], sb[i], 1e-15) << i;
+  h5::Handle ga = h5::open_group(fa.id(), "runs/leapfrog-fp64");
+  h5::Handle gb = h5::open_group(fb.id(), "runs/leapfrog-fp64");
+  const auto ea = h5::read_dataset<double>(ga.id(), "final_state");
+  const auto eb = h5::read_dataset<double>(gb.id(), "final_state");
+  for (std::size_t i = 0; i < ea.size(); ++i) EXPECT_NEAR(ea[i], eb[i], 1e-12) << i;
+  EXPECT_EQ(h5::read_attribute(fb.id(), "potential").text, "0.5*(x^2+y^2) + x^2*y - y^3/3");
+  EXPECT_EQ(h5::read_attribute(fb.id(), "state_names").text, "x,y,px,py");
+}
+
+TEST(EnsembleCli, PolynomialOfThreeCoordinatesFromATomlFileAndRows) {
+  test::TempDir dir;
+  std::ofstream(dir / "s.csv") << "x,y,z,px,py,pz\n0.1,0.2,0.3,0,0,0\n-0.2,0,0.1,0.1,0,0\n";
+  // The potential from the TOML file, as every flag can be.
+  std::ofstream(dir / "run.toml") << "problem = \"polynomial\"\n"
+                                  << "potential = \"0.5*(x^2+y^2+z^2) + 0.1*x*y*z\"\n";
+  const auto r = run_cli({"ensemble", "--config", "run.toml", "--starts", "s.csv",
+                          "--integrator", "yoshida4,rk4", "--steps", "1000", "--out", "t.h5",
+                          "--backend", "cpu"},
+                         dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  h5::Handle file = h5::open_file((dir / "t.h5").string());
+  std::vector<hsize_t> dims;
+  h5::Handle g = h5::open_group(file.id(), "runs/yoshida4-fp64");
+  h5::read_dataset<double>(g.id(), "final_state", &dims);
+  EXPECT_EQ(dims, (std::vector<hsize_t>{2, 6}));
+}
+
+TEST(EnsembleCli, RefusesABadPotentialWithACaretAtTheCharacter) {
+  test::TempDir dir;
+  const auto r = run_cli({"ensemble", "--problem", "polynomial", "--potential", "x^2 + y^^2",
+                          "--out", "never.h5"},
+                         dir.path());
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--potential"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("column 9"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("  x^2 + y^^2\n          ^"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "never.h5"));
+  const struct {
+    std::vector<std::string> args;
+    const char* says;
+  } cases[] = {
+      {{"--problem", "polynomial"}, "--potential"},
+      {{"--problem", "polynomial", "--potential", "x^7"}, "degree"},
+      {{"--problem", "polynomial", "--potential", "w^2"}, "--potential"},
+      {{"--problem", "henon-heiles", "--potential", "x^2"}, "--potential"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args{"ensemble", "--out", "never.h5"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto e = run_cli(args, dir.path());
+    EXPECT_EQ(e.status, 2) << c.says << ": " << e.err;
+    EXPECT_NE(e.err.find(c.says), std::string::npos) << e.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "never.h5")) << c.says;
+  }
+}
+
 }  // namespace
 }  // namespace orrery

@@ -2,16 +2,19 @@
 // Small ensembles for the tests: a run of a problem and integrator from given start rows.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "orrery/ensemble/ensemble.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
+#include "orrery/ensemble/problems/polynomial/polynomial_choice.hpp"
 
 namespace orrery::test {
 
 struct SmallEnsemble {
   std::string problem = "henon-heiles";
+  std::string potential;  // V(q) of `polynomial` (then `problem` is not read)
   std::string integrator = "leapfrog";
   Precision precision = Precision::fp64;
   double dt = 0.01;
@@ -21,10 +24,19 @@ struct SmallEnsemble {
   EnsembleStarts sweep;      // used when rows is empty
   std::int64_t trajectories = 0;
   double tolerance = 0;  // > 0: each trajectory controls its step, to steps·dt
+  mutable std::shared_ptr<const void> data;  // the potential packed by setup()
 
   EnsembleSetup setup() const {
     EnsembleSetup s;
-    s.problem = ensemble_problem_index(problem);
+    if (potential.empty()) {
+      s.problem = ensemble_problem_index(problem);
+    } else {
+      const PolynomialProblemChoice c =
+          choose_polynomial_problem(parse_ensemble_potential(potential, "potential"));
+      s.problem = c.problem;
+      data = c.data;
+      s.data = data.get();
+    }
     s.integrator = ensemble_integrator_index(integrator);
     s.precision = precision;
     s.dt = dt;
@@ -68,6 +80,8 @@ inline SmallEnsemble lorenz_benchmark(std::int64_t n) {
   e.sweep.to = 21.0;
   return e;
 }
+
+inline constexpr const char* kHenonHeilesPotential = "0.5*(x^2+y^2) + x^2*y - y^3/3";
 
 // Hénon–Heiles starts on the section x = 0 at energy e: (0, y, px, py) with px from e.
 inline std::vector<double> henon_heiles_rows(double e, int count) {

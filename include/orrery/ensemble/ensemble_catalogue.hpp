@@ -12,6 +12,7 @@
 #include "orrery/ensemble/ensemble_problem.hpp"
 #include "orrery/ensemble/problems/henon_heiles/henon_heiles_problem.hpp"
 #include "orrery/ensemble/problems/lorenz/lorenz_problem.hpp"
+#include "orrery/ensemble/problems/polynomial/polynomial_problem.hpp"
 #include "orrery/integrate/integrator_family.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
 #include "orrery/core/precision.hpp"
@@ -20,7 +21,16 @@
 
 namespace orrery {
 
-using EnsembleProblems = TableList<HenonHeilesProblem, LorenzProblem>;
+// The compiled shapes of `polynomial` (one entry each, all named "polynomial"), in the order a
+// potential is tried against them (ensemble/problems/polynomial/polynomial_choice.hpp): the
+// Hénon–Heiles-like one first (2-D, degree ≤ 3, even in x: half the multiply-adds in x), then a
+// dense one of the highest degree the parser accepts for each number of coordinates.
+inline constexpr unsigned kPolynomialEvenInX = parity_word(VariableParity::even);
+using EnsembleProblems =
+    TableList<HenonHeilesProblem, LorenzProblem, PolynomialProblem<2, 3, kPolynomialEvenInX>,
+              PolynomialProblem<1, kMaxPotentialDegree, 0>,
+              PolynomialProblem<2, kMaxPotentialDegree, 0>,
+              PolynomialProblem<3, kMaxPotentialDegree, 0>>;
 inline constexpr int kEnsembleProblemCount = EnsembleProblems::size;
 
 // Every register integrator of the library (integrate/register_integrator.hpp).
@@ -47,6 +57,7 @@ struct EnsembleProblemInfo {
   std::vector<std::string_view> state_names, parameter_names;
   std::vector<double> state_defaults, parameter_defaults;
   bool has_energy;
+  bool needs_data;  // runs only with its Data (EnsembleSetup::data): a user's potential
 };
 
 struct EnsembleIntegratorInfo {
@@ -58,9 +69,10 @@ struct EnsembleIntegratorInfo {
 
 const std::vector<EnsembleProblemInfo>& ensemble_problems();
 const std::vector<EnsembleIntegratorInfo>& ensemble_integrators();
+// Each name once (the shapes of `polynomial` share theirs).
 std::vector<std::string> ensemble_problem_names();
 std::vector<std::string> ensemble_integrator_names();
-// Indices by name; ParameterError("problem" / "integrator", name, "one of: ...") if none.
+// Indices by name (the first entry of a shared name); ParameterError("problem" / "integrator", name, "one of: ...") if none.
 int ensemble_problem_index(std::string_view name);
 int ensemble_integrator_index(std::string_view name);
 // ParameterError("integrator", ...) when the integrator does not apply to the problem.

@@ -24,6 +24,7 @@
 #include <type_traits>
 
 #include "orrery/core/hd.hpp"
+#include "orrery/core/hd_math.hpp"
 #include "orrery/integrate/phase_state.hpp"
 #include "orrery/integrate/register_integrator.hpp"
 #include "orrery/integrate/step_arithmetic.hpp"
@@ -64,6 +65,39 @@ struct EnsembleSystem {
   }
 };
 
+// The field of the precision `mixed` (docs/divergence-map.md: "k evaluated in fp32 … then
+// widened"): the state, every stage and every step's sum stay in the lane type T (fp64); the
+// right-hand side is evaluated in fp32 from the state rounded once to fp32, with the problem's
+// fp32 data and the parameters rounded to fp32, and widened exactly. Written once, for every
+// problem, over its own Field<float lanes>.
+template <class Problem, class T>
+struct MixedField {
+  using Narrow = rebind_t<float, T>;
+  typename Problem::template Field<Narrow> narrow;
+  template <int C>
+  ORRERY_HD void operator()(const T (&q)[C], T (&out)[C]) const {
+    Narrow qn[C], on[C];
+    for (int i = 0; i < C; ++i) qn[i] = convert<Narrow>(q[i]);
+    narrow(qn, on);
+    for (int i = 0; i < C; ++i) out[i] = convert<T>(on[i]);
+  }
+};
+
+// The field a lane of type T integrates with: the problem's own, or with `mixed` its fp32 one
+// through MixedField.
+template <class Problem, class T, bool Mixed>
+ORRERY_HD auto ensemble_field(const typename Problem::Data& data,
+                              const ParameterPack<T, Problem::parameters>& k) {
+  if constexpr (Mixed) {
+    using Narrow = rebind_t<float, T>;
+    ParameterPack<Narrow, Problem::parameters> kn;
+    for (int w = 0; w < Problem::parameters; ++w) kn.value[w] = convert<Narrow>(k.value[w]);
+    return MixedField<Problem, T>{Problem::template field<Narrow>(data, kn)};
+  } else {
+    return Problem::template field<T>(data, k);
+  }
+}
+
 // The relative change of an invariant, (E − E0)/|E0|, or the absolute one where E0 = 0.
 ORRERY_HD double relative_drift(double e, double e0) {
   const double change = e - e0;
@@ -74,12 +108,12 @@ ORRERY_HD double relative_drift(double e, double e0) {
 // evenly spaced steps (sample k ends at step ⌊steps·k/samples⌋, 1 ≤ k ≤ samples ≤ steps) to call
 // sample(k, state). A splitting method merges the kicks between samples
 // (splitting/register_stepper.hpp); the state at every sample is synchronised (q and p at the
-// same time). The agent shared by the CPU lanes and the CUDA kernel.
-template <class Problem, class Table, class T, class Sample>
+// same time). The field is the problem's Field<T> or an adaptor of it (a call kept out of line,
+// an evaluation in another precision). The agent shared by the CPU lanes and the CUDA kernel.
+template <class Problem, class Table, class T, class Field, class Sample>
 ORRERY_HD void integrate_trajectory(typename EnsembleSystem<Problem, T>::State& st,
-                                    const typename EnsembleSystem<Problem, T>::Field& field,
-                                    const T& dt, std::int64_t steps, int samples,
-                                    Sample&& sample) {
+                                    const Field& field, const T& dt, std::int64_t steps,
+                                    int samples, Sample&& sample) {
   using Integrator = typename EnsembleSystem<Problem, T>::template Integrator<Table>;
   typename Integrator::Memory memory;
   Integrator::start(st, memory, field);

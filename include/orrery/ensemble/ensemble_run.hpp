@@ -46,6 +46,7 @@ ORRERY_HD void start_row(const EnsembleStarts& s, int words, std::int64_t i, std
 struct EnsembleSetup {
   int problem = 0;     // index into EnsembleProblems (ensemble/ensemble_catalogue.hpp)
   int integrator = 0;  // index into EnsembleIntegrators
+  // fp64, fp32, or mixed: the state and its sums in fp64, the field in fp32 (MixedField).
   Precision precision = Precision::fp64;
   double dt = 0.01;
   std::int64_t steps = 0;
@@ -59,6 +60,10 @@ struct EnsembleSetup {
   // step dt to t_end; 0: every trajectory takes `steps` steps of dt.
   double tolerance = 0;
   double t_end = 0;  // with a tolerance: the end time (0: steps·dt)
+  // What every trajectory shares (the problem's Data, ensemble/ensemble_problem.hpp: a user's
+  // potential), owned by the caller for the run; null: Data{}, refused for a problem that
+  // needs its own (EnsembleProblemInfo::needs_data).
+  const void* data = nullptr;
 };
 
 // The time a run ends at: t_end, or steps·dt.

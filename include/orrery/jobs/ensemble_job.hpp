@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ namespace orrery {
 
 struct EnsembleJob {
   std::string problem = "henon-heiles";
+  // --problem polynomial: V(q) of H = |p|²/2 + V(q) in x, y, z ("0.5*(x^2+y^2) + x^2*y - y^3/3").
+  std::string potential;
   // Comma-separated, one run each; "": the problem's default (leapfrog for H = |p|²/2 + V(q),
   // rk4 for a first-order system).
   std::string integrators;
@@ -56,11 +59,21 @@ struct EnsembleJob {
 
 const std::vector<ParamField<EnsembleJob>>& ensemble_job_fields();
 
+// The problem a job runs: its index in the catalogue and its shared Data (for `polynomial`, the
+// compiled shape that holds --potential, and the potential packed in it; null for the others).
+struct EnsembleJobProblem {
+  int index = 0;
+  std::shared_ptr<const void> data;
+};
+// ParameterError (TextParameterError for the potential's text) naming the flag.
+EnsembleJobProblem resolve_ensemble_problem(const EnsembleJob& job);
+
 // The starts of a job's trajectories, made once: rows of state then parameter words (or a sweep
 // the backends compute), and for grid starts the grid index of each row (points the energy does
 // not reach are left out).
 struct EnsembleStartSet {
   int problem = 0;
+  std::shared_ptr<const void> data;  // the problem's shared Data (EnsembleSetup::data)
   int state_words = 0, parameter_words = 0;
   std::int64_t trajectories = 0;
   std::vector<double> rows;               // trajectories × (state + parameter words), or empty

@@ -7,6 +7,8 @@
 // runs; a thread takes a vector's worth of trajectories at a time.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
+#include <utility>
 
 #include "ensemble/cpu/ensemble_task_source.hpp"
 #include "ensemble/index_dispatch.hpp"
@@ -21,6 +23,69 @@
 namespace orrery::cpu::ORRERY_CPU_KERNEL {
 namespace {
 
+// A field called, not inlined, where the problem asks for it (Problem::field_out_of_line: a
+// user's dense polynomial, hundreds of multiply-adds): inlined into every stage of every
+// integrator it multiplies the compile time of these files, and a call costs little beside it.
+// Internal to this file's instruction set, so no variant's code replaces another's at link time.
+template <class Field>
+struct OutOfLineField {
+  Field field;
+  template <class Q, class A>
+  [[gnu::noinline]] void operator()(const Q& q, A& a) const {
+    field(q, a);
+  }
+};
+
+template <class Problem, class Field>
+auto lane_field(const Field& field) {
+  constexpr bool out_of_line = [] {
+    if constexpr (requires { Problem::field_out_of_line; })
+      return Problem::field_out_of_line;
+    else
+      return false;
+  }();
+  if constexpr (out_of_line)
+    return OutOfLineField<Field>{field};
+  else
+    return field;
+}
+
+// fp64 and mixed lanes share one instantiation of every integrator: the field chooses at run
+// time, a branch that goes the same way at every evaluation of a run, and mixed's fp32 field is
+// called out of line. Compiled apart, mixed added about a third to these files' compile time
+// for a mode that is slower than fp64 on the CPU anyway (the conversions each way).
+template <class Problem, class V>
+struct DoubleOrMixedField {
+  using Own = decltype(ensemble_field<Problem, V, false>(
+      std::declval<const typename Problem::Data&>(),
+      std::declval<const ParameterPack<V, Problem::parameters>&>()));
+  Own own;
+  MixedField<Problem, V> mixed;
+  bool use_mixed;
+  template <class Q, class A>
+  void operator()(const Q& q, A& a) const {
+    if (use_mixed)
+      call_mixed(q, a);
+    else
+      own(q, a);
+  }
+  template <class Q, class A>
+  [[gnu::noinline]] void call_mixed(const Q& q, A& a) const {
+    mixed(q, a);
+  }
+};
+
+template <class Problem, class V>
+auto precision_field(const typename Problem::Data& data,
+                     const ParameterPack<V, Problem::parameters>& k, bool mixed) {
+  if constexpr (std::is_same_v<lane_scalar_t<V>, float>)
+    return ensemble_field<Problem, V, false>(data, k);
+  else
+    return DoubleOrMixedField<Problem, V>{ensemble_field<Problem, V, false>(data, k),
+                                          ensemble_field<Problem, V, true>(data, k), mixed};
+}
+
+// R = double runs fp64 or mixed, R = float fp32.
 template <class Problem, class Table, class R>
 void run_lanes(EnsembleTaskSource& src) {
   using V = stdx::native_simd<R>;
@@ -28,7 +93,9 @@ void run_lanes(EnsembleTaskSource& src) {
   constexpr int L = static_cast<int>(V::size());
   constexpr int D = System::D, P = System::P;
   const EnsembleSetup& s = src.setup;
-  const typename Problem::Data data{};
+  const typename Problem::Data none{};
+  const typename Problem::Data& data =
+      s.data ? *static_cast<const typename Problem::Data*>(s.data) : none;
   const V dt(static_cast<R>(s.dt));
   const std::int64_t n = s.trajectories;
 
@@ -45,7 +112,8 @@ void run_lanes(EnsembleTaskSource& src) {
       for (int w = 0; w < P; ++w) k.value[w][l] = static_cast<R>(rows[l][D + w]);
       if constexpr (Problem::has_energy) e0[l] = Problem::energy(data, rows[l] + D, rows[l]);
     }
-    const auto field = Problem::template field<V>(data, k);
+    const auto field = lane_field<Problem>(
+        precision_field<Problem, V>(data, k, s.precision == Precision::mixed));
     integrate_trajectory<Problem, Table, V>(
         st, field, dt, s.steps, s.samples, [&](int sample, const typename System::State& now) {
           if constexpr (Problem::has_energy) {
@@ -74,7 +142,9 @@ void run_adaptive_lanes(EnsembleTaskSource& src) {
   constexpr int L = static_cast<int>(V::size());
   constexpr int D = System::D, P = System::P;
   const EnsembleSetup& s = src.setup;
-  const typename Problem::Data data{};
+  const typename Problem::Data none{};
+  const typename Problem::Data& data =
+      s.data ? *static_cast<const typename Problem::Data*>(s.data) : none;
   const V h0(static_cast<R>(s.dt)), t_end(static_cast<R>(ensemble_end_time(s)));
   const V tol(static_cast<R>(s.tolerance));
   const std::int64_t n = s.trajectories;
@@ -91,7 +161,8 @@ void run_adaptive_lanes(EnsembleTaskSource& src) {
       for (int w = 0; w < P; ++w) k.value[w][l] = static_cast<R>(rows[l][D + w]);
       if constexpr (Problem::has_energy) e0[l] = Problem::energy(data, rows[l] + D, rows[l]);
     }
-    const auto field = Problem::template field<V>(data, k);
+    const auto field = lane_field<Problem>(
+        precision_field<Problem, V>(data, k, s.precision == Precision::mixed));
     const auto put_drift = [&](int l, int sample, double value) {
       src.drift[static_cast<std::int64_t>(sample - 1) * n + first + l] = static_cast<float>(value);
     };

@@ -22,14 +22,16 @@ namespace orrery::cuda {
 
 namespace {
 
-template <class Problem, class Table, class R>
+// The problem's Data is a kernel argument, read in place from the parameter bank
+// (__grid_constant__: the field keeps its address without a copy to local memory).
+template <class Problem, class Table, class R, bool Mixed>
 __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
-    ensemble_kernel(const EnsembleKernelArgs a) {
+    ensemble_kernel(const EnsembleKernelArgs a,
+                    const __grid_constant__ typename Problem::Data data) {
   using System = EnsembleSystem<Problem, R>;
   constexpr int D = System::D, P = System::P;
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= a.n) return;
-  const typename Problem::Data data{};
 
   double row[D + P];
   if (a.starts.rows)
@@ -43,7 +45,7 @@ __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
   double e0 = 0;
   if constexpr (Problem::has_energy) e0 = Problem::energy(data, row + D, row);
 
-  const auto field = Problem::template field<R>(data, k);
+  const auto field = ensemble_field<Problem, R, Mixed>(data, k);
   integrate_trajectory<Problem, Table, R>(
       st, field, static_cast<R>(a.dt), a.steps, a.samples,
       [&](int sample, const typename System::State& now) {
@@ -62,14 +64,14 @@ __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
 // (ensemble/adaptive_trajectory.hpp). Trajectories of a sweep's neighbouring parameters take
 // similar steps, so a warp's threads mostly loop together; a finished thread idles until its
 // warp is done.
-template <class Problem, class Table, class R>
+template <class Problem, class Table, class R, bool Mixed>
 __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
-    ensemble_adaptive_kernel(const EnsembleKernelArgs a) {
+    ensemble_adaptive_kernel(const EnsembleKernelArgs a,
+                             const __grid_constant__ typename Problem::Data data) {
   using System = EnsembleSystem<Problem, R>;
   constexpr int D = System::D, P = System::P;
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= a.n) return;
-  const typename Problem::Data data{};
 
   double row[D + P];
   if (a.starts.rows)
@@ -83,7 +85,7 @@ __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
   double e0 = 0;
   if constexpr (Problem::has_energy) e0 = Problem::energy(data, row + D, row);
 
-  const auto field = Problem::template field<R>(data, k);
+  const auto field = ensemble_field<Problem, R, Mixed>(data, k);
   const AdaptiveTally<R> tally = integrate_adaptive_trajectory<Problem, Table, R>(
       st, field, static_cast<R>(a.dt), static_cast<R>(a.t_end), a.samples,
       static_cast<R>(a.tolerance),
@@ -105,22 +107,35 @@ __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
       a.drift[static_cast<std::int64_t>(s - 1) * a.n + i] = __int_as_float(0x7fc00000);
 }
 
+template <class Problem, class Table, class R, bool Mixed, bool Adaptive>
+void launch(const EnsembleKernelArgs& a, const void* data, unsigned blocks, cudaStream_t stream) {
+  const typename Problem::Data none{};
+  const auto& d = data ? *static_cast<const typename Problem::Data*>(data) : none;
+  if constexpr (Adaptive)
+    ensemble_adaptive_kernel<Problem, Table, R, Mixed>
+        <<<blocks, kEnsembleThreadsPerBlock, 0, stream>>>(a, d);
+  else
+    ensemble_kernel<Problem, Table, R, Mixed><<<blocks, kEnsembleThreadsPerBlock, 0, stream>>>(a, d);
+}
+
 }  // namespace
 
 template <int P>
-EnsembleKernelFn ensemble_kernel_for(int integrator, Precision precision, bool adaptive) {
+EnsembleLaunchFn ensemble_kernel_for(int integrator, Precision precision, bool adaptive) {
   using Problem = EnsembleProblems::at<P>;
-  return visit_index<kEnsembleIntegratorCount>(integrator, [&]<int I>() -> EnsembleKernelFn {
+  return visit_index<kEnsembleIntegratorCount>(integrator, [&]<int I>() -> EnsembleLaunchFn {
     using Table = EnsembleIntegrators::at<I>;
     if constexpr (integrator_applies<Problem, Table>) {
       if constexpr (integrator_adapts<Table>) {
         if (adaptive) {
-          if (precision == Precision::fp32) return ensemble_adaptive_kernel<Problem, Table, float>;
-          return ensemble_adaptive_kernel<Problem, Table, double>;
+          if (precision == Precision::fp32) return launch<Problem, Table, float, false, true>;
+          if (precision == Precision::mixed) return launch<Problem, Table, double, true, true>;
+          return launch<Problem, Table, double, false, true>;
         }
       }
-      if (precision == Precision::fp32) return ensemble_kernel<Problem, Table, float>;
-      return ensemble_kernel<Problem, Table, double>;
+      if (precision == Precision::fp32) return launch<Problem, Table, float, false, false>;
+      if (precision == Precision::mixed) return launch<Problem, Table, double, true, false>;
+      return launch<Problem, Table, double, false, false>;
     } else {
       return nullptr;
     }

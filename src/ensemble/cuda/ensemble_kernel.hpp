@@ -32,13 +32,16 @@ struct EnsembleKernelArgs {
   std::uint8_t* status = nullptr;
 };
 
-using EnsembleKernelFn = void (*)(EnsembleKernelArgs);
+// Enqueues `blocks` blocks of the kernel with the problem's Data (EnsembleSetup::data, null:
+// Data{}) as its argument.
+using EnsembleLaunchFn = void (*)(const EnsembleKernelArgs&, const void* data, unsigned blocks,
+                                  cudaStream_t);
 
-// The kernel of problem P for an integrator and a precision (fp64 or fp32), with step control
-// (`adaptive`, embedded pairs only) or fixed steps; compiled in its own file per problem
+// The kernel of problem P for an integrator and a precision (fp64, fp32, mixed), with step
+// control (`adaptive`, embedded pairs only) or fixed steps; compiled in its own file per problem
 // (ensemble_kernel.cuh, instantiated by CMake).
 template <int P>
-EnsembleKernelFn ensemble_kernel_for(int integrator, Precision precision, bool adaptive);
+EnsembleLaunchFn ensemble_kernel_for(int integrator, Precision precision, bool adaptive);
 
 inline constexpr int kEnsembleThreadsPerBlock = 256;
 

@@ -14,7 +14,7 @@ namespace orrery::cuda {
 
 namespace {
 
-using Pick = EnsembleKernelFn (*)(int, Precision, bool);
+using Pick = EnsembleLaunchFn (*)(int, Precision, bool);
 
 template <int... P>
 constexpr std::array<Pick, sizeof...(P)> picks(std::integer_sequence<int, P...>) {
@@ -26,12 +26,10 @@ constexpr auto kPicks = picks(std::make_integer_sequence<int, kEnsembleProblemCo
 
 void launch_ensemble_kernel(const EnsembleSetup& setup, const EnsembleKernelArgs& args,
                             cudaStream_t stream) {
-  const EnsembleKernelFn kernel =
-      kPicks.at(static_cast<std::size_t>(setup.problem))(setup.integrator, setup.precision,
-                                                          setup.tolerance > 0);
+using Pick = EnsembleLaunchFn (*)(int, Precision, bool);
   const auto blocks = static_cast<unsigned>((args.n + kEnsembleThreadsPerBlock - 1) /
                                             kEnsembleThreadsPerBlock);
-  kernel<<<blocks, kEnsembleThreadsPerBlock, 0, stream>>>(args);
+  launch(args, setup.data, blocks, stream);
   ORRERY_CUDA_CHECK(cudaGetLastError(), "launching the ensemble kernel");
 }
 
