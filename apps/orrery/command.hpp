@@ -3,6 +3,7 @@
 // that subcommand was given. Exit status: 0 done, 2 input refused, 1 run failed.
 #pragma once
 
+#include <chrono>
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -15,6 +16,9 @@ class Command {
   virtual CLI::App& app() = 0;
   virtual int run() = 0;
 };
+
+// When main() began (commands that time their phases count from it).
+std::chrono::steady_clock::time_point main_entered();
 
 std::unique_ptr<Command> make_map_command(CLI::App& parent);
 std::unique_ptr<Command> make_ensemble_command(CLI::App& parent);

@@ -17,13 +17,18 @@
 
 namespace {
 
+std::chrono::steady_clock::time_point g_main_entered;
+
 // A message as one line on a terminal, whatever text from files or flags it quotes.
 constexpr std::size_t kMessageLimit = 2000;
 std::string shown(const char* message) { return orrery::shown_text(message, kMessageLimit); }
 
 }  // namespace
 
+std::chrono::steady_clock::time_point orrery::cli::main_entered() { return g_main_entered; }
+
 int main(int argc, char** argv) {
+  g_main_entered = std::chrono::steady_clock::now();
   using namespace orrery;
   // A file past `ulimit -f` then fails its write with EFBIG, which every output reports by name
   // and cleans up after ("cannot write 'x.h5': File too large"), instead of the process being

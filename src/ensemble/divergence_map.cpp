@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -21,6 +22,7 @@ namespace {
 
 DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelIndex> pixels,
                      const MapRunOptions& options) {
+  const auto called = std::chrono::steady_clock::now();
   validate(params);
   if (options.precision == Precision::fp128)
     throw ParameterError("precision", to_string(options.precision),
@@ -48,10 +50,37 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
   }
   out.info.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.info.setup_seconds = std::chrono::duration<double>(t0 - called).count() +
+                           (on_gpu ? out.info.launched_seconds : 0.0);
   return out;
 }
 
 }  // namespace
+
+struct MapPreparation::Running {
+  std::thread thread;
+};
+
+MapPreparation::MapPreparation([[maybe_unused]] const DivergenceMapParams& params,
+                               [[maybe_unused]] const MapRunOptions& options) {
+#if ORRERY_WITH_CUDA
+  if (options.backend == Backend::cpu) return;
+  running_ = std::make_unique<Running>();
+  running_->thread = std::thread([params, devices = options.devices, precision = options.precision,
+                         exact = options.exact_gpu] {
+    try {
+      cuda::prepare_divergence_map(params, devices, precision, exact);
+    } catch (...) {  // met again, and reported, by the computation
+    }
+  });
+#endif
+}
+
+MapPreparation::~MapPreparation() { wait(); }
+
+void MapPreparation::wait() {
+  if (running_ && running_->thread.joinable()) running_->thread.join();
+}
 
 DivergenceMap compute_divergence_map(const DivergenceMapParams& params,
                                      const MapRunOptions& options) {

@@ -2,7 +2,10 @@
 // The parameters of `orrery map`, described once (core/parameter.hpp), and the job itself.
 #include "orrery/jobs/map_job.hpp"
 
+#include <exception>
 #include <filesystem>
+#include <string>
+#include <thread>
 #include <utility>
 
 #include "orrery/core/error.hpp"
@@ -96,20 +99,49 @@ MapRunOptions map_run_options(const MapJob& job, const MapObserver& observer) {
 }
 
 MapOutcome run_map_job(const MapJob& job, const MapObserver& observer) {
-  validate(job);
+  using Clock = MapTimings::Clock;
   MapOutcome outcome;
-  outcome.map = compute_divergence_map(job.physics, map_run_options(job, observer));
+  MapTimings& t = outcome.timings;
+  t.started = Clock::now();
+  const MapRunOptions options = map_run_options(job, observer);
+  {
+    // Set-up that cannot harm the user's files, started before the checks; where they refuse,
+    // leaving this scope waits for it.
+    MapPreparation preparation(job.physics, options);
+    validate(job);
+    t.checked = Clock::now();
+    preparation.wait();
+    t.prepared = Clock::now();
+  }
+  outcome.map = compute_divergence_map(job.physics, options);
+  t.computed = Clock::now();
+  t.backend_setup_seconds = outcome.map.info.setup_seconds;
   const DivergenceMap& map = outcome.map;
+  // Both files are encoded at once: the data (HDF5) on a thread of its own, the picture here.
+  std::string data, picture;
+  std::exception_ptr data_failed;
+  {
+    std::jthread data_thread;
+    if (!job.data.empty())
+      data_thread = std::jthread([&] {
+        try {
+          data = encode_divergence_map_file(job.data, job.physics, job.precision, map);
+        } catch (...) {
+          data_failed = std::current_exception();
+        }
+      });
+    if (!job.out.empty())
+      picture = encode_png(render_divergence_image(map.counts, map.width, map.height,
+                                                   job.physics.steps,
+                                                   Colormap::by_name(job.colormap), job.origin));
+  }
+  if (data_failed) std::rethrow_exception(data_failed);
   // The data first and the picture last: a new picture always has its data beside it.
   OutputSet outputs(job.overwrite ? IfExists::replace : IfExists::refuse);
-  if (!job.data.empty())
-    outputs.add(job.data, encode_divergence_map_file(job.data, job.physics, job.precision, map));
-  if (!job.out.empty())
-    outputs.add(job.out, encode_png(render_divergence_image(map.counts, map.width, map.height,
-                                                            job.physics.steps,
-                                                            Colormap::by_name(job.colormap),
-                                                            job.origin)));
+  if (!job.data.empty()) outputs.add(job.data, data);
+  if (!job.out.empty()) outputs.add(job.out, picture);
   outputs.commit();
+  t.written = Clock::now();
   return outcome;
 }
 

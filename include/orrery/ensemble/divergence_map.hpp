@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ struct MapRunInfo {
   std::string note;     // e.g. why "auto" ran on the CPU
   double device_seconds = 0;  // CUDA: first launch to last result, the slowest device
   double wall_seconds = 0;
+  // From the call to the start of the backend's work (CUDA: the last device's launch), the
+  // choice of backend included: what was set up rather than computed.
+  double setup_seconds = 0;
   // CUDA, seconds from the start of the call: when the last device's kernel was launched, when
   // the shared pool handed out its last pixel, and when each device's kernel was seen done;
   // and the pixels each device computed.
@@ -70,6 +74,24 @@ struct DivergenceMap : DivergenceCounts {
 };
 
 using PixelIndex = std::array<std::int32_t, 2>;  // (column j, row k)
+
+// Readies the backend these options choose on a thread of its own, so that it overlaps what the
+// caller does until it calls compute_divergence_map(): on the CUDA backend each GPU's context,
+// streams, pinned and device memory and the kernel's launch shape, which the next map of this
+// process reuses. Nothing for the CPU. A failure here is left for the computation to meet and
+// report; nothing is written and no parameter is judged. The destructor waits.
+class MapPreparation {
+ public:
+  MapPreparation(const DivergenceMapParams& params, const MapRunOptions& options);
+  ~MapPreparation();
+  MapPreparation(const MapPreparation&) = delete;
+  MapPreparation& operator=(const MapPreparation&) = delete;
+  void wait();
+
+ private:
+  struct Running;  // the thread, where one was started
+  std::unique_ptr<Running> running_;
+};
 
 // Both validate the parameters (throwing ParameterError) before any work starts.
 DivergenceMap compute_divergence_map(const DivergenceMapParams& params,

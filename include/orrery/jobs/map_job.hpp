@@ -6,6 +6,7 @@
 // refused unless `overwrite` is set, as `orrery sim` refuses an existing run file.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -53,15 +54,28 @@ struct MapObserver {
   std::function<void(const MapProgress&)> progress;  // a few times a second, and at the end
 };
 
+// When each phase of run_map_job() ended, on the steady clock: the checks of every parameter
+// and path, the wait for the backend's set-up started beside them (MapPreparation), the map,
+// and the encoded and written files. `backend_setup_seconds` is the part of the map spent
+// setting up before the backend's work began (map.info.setup_seconds).
+struct MapTimings {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point started, checked, prepared, computed, written;
+  double backend_setup_seconds = 0;
+};
+
 struct MapOutcome {
   DivergenceMap map;  // the counts and how they were computed (map.info)
+  MapTimings timings;
 };
 
 // How compute_divergence_map() runs this job's map.
 MapRunOptions map_run_options(const MapJob& job, const MapObserver& observer = {});
 
 // Validates, computes the map and writes the files (each atomically). Throws InputError before
-// any work for refused input, RunError for a failure on the way.
+// any work for refused input, RunError for a failure on the way. The backend is set up (the
+// GPUs' contexts and memory) on a thread of its own while the parameters are checked, and the
+// picture and the data are encoded side by side.
 MapOutcome run_map_job(const MapJob& job, const MapObserver& observer = {});
 
 }  // namespace orrery

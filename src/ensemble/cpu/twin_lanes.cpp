@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The CPU divergence-map kernel, compiled once per instruction set and map integrator
-// (ORRERY_CPU_KERNEL names the variant, with CMake's -march for it; ORRERY_MAP_INTEGRATOR the
-// index into ensemble/map_integrators.hpp). One SIMD lane integrates one pixel's twin pair with
+// The CPU divergence-map kernel, compiled once per instruction set and group of map integrators
+// (ORRERY_CPU_KERNEL names the variant, with CMake's -march for it; ORRERY_MAP_INTEGRATORS the
+// comma-separated indices into ensemble/map_integrators.hpp that one object holds). One SIMD lane integrates one pixel's twin pair with
 // the shared ORRERY_HD problem (problems/divergence3/twin_divergence.hpp); when a pixel
 // finishes, its lane takes the next pixel at once, so every lane-step is useful work whatever
 // the mix of early and late divergence.
@@ -15,8 +15,8 @@
 #include "orrery/ensemble/problems/divergence3/twin_divergence.hpp"
 #include "orrery/physics/precision_traits.hpp"
 
-#if !defined(ORRERY_CPU_KERNEL) || !defined(ORRERY_MAP_INTEGRATOR)
-#error "compile with -DORRERY_CPU_KERNEL=<isa> -DORRERY_MAP_INTEGRATOR=<index>"
+#if !defined(ORRERY_CPU_KERNEL) || !defined(ORRERY_MAP_INTEGRATORS)
+#error "compile with -DORRERY_CPU_KERNEL=<isa> -DORRERY_MAP_INTEGRATORS=<index>,<index>,..."
 #endif
 
 namespace orrery::cpu::ORRERY_CPU_KERNEL {
@@ -150,7 +150,12 @@ void run_twin_lanes(const DivergenceSetup& s, Precision p, TwinTaskSource& src) 
   visit_map_kernel(p, s.body, [&]<Precision P, int>() { run_lanes<I, P>(s, src); });
 }
 
-template void run_twin_lanes<ORRERY_MAP_INTEGRATOR>(const DivergenceSetup&, Precision,
-                                                    TwinTaskSource&);
+// The kernels of this object's integrators: instantiating the table instantiates each
+// run_twin_lanes<I>, which cpu_kernels.cpp declares and takes the address of.
+template <int... I>
+struct TwinLanesOf {
+  static constexpr CpuKernel::Run runs[] = {&run_twin_lanes<I>...};
+};
+template struct TwinLanesOf<ORRERY_MAP_INTEGRATORS>;
 
 }  // namespace orrery::cpu::ORRERY_CPU_KERNEL

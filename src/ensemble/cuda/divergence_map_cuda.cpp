@@ -57,6 +57,26 @@ struct RunBuffers {
   ThreadTeam team;
 };
 
+// The buffers kept between calls, and the lock of the call that uses them. Never destroyed: the
+// CUDA runtime may be gone before static destructors run.
+std::mutex& reuse_mutex() {
+  static auto* const mutex = new std::mutex;
+  return *mutex;
+}
+RunBuffers& reused() {
+  static auto* const buffers = new RunBuffers;
+  return *buffers;
+}
+
+std::vector<int> devices_of(const std::vector<int>& named) {
+  std::vector<int> devices = named;
+  if (devices.empty()) {
+    devices.resize(static_cast<std::size_t>(device_count()));
+    std::iota(devices.begin(), devices.end(), 0);
+  }
+  return devices;
+}
+
 std::uint64_t next_power_of_two(std::uint64_t x) {
   std::uint64_t p = 1;
   while (p < x) p <<= 1;
@@ -84,11 +104,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   validate(schedule);
-  std::vector<int> devices = options.devices;
-  if (devices.empty()) {
-    devices.resize(static_cast<std::size_t>(device_count()));
-    std::iota(devices.begin(), devices.end(), 0);
-  }
+  const std::vector<int> devices = devices_of(options.devices);
   const auto width = static_cast<std::uint64_t>(setup.width);
   const std::uint64_t grid = width * static_cast<std::uint64_t>(setup.height);
   const bool listed = !pixels.empty();
@@ -99,12 +115,9 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   std::vector<std::uint64_t> list;
   for (const auto& [j, k] : pixels) list.push_back(static_cast<std::uint64_t>(k) * width + j);
 
-  // Never destroyed: the CUDA runtime may be gone before static destructors run.
-  static std::mutex reuse_mutex;
-  static auto* const reused = new RunBuffers;
-  std::unique_lock<std::mutex> reuse(reuse_mutex, std::try_to_lock);
+  std::unique_lock<std::mutex> reuse(reuse_mutex(), std::try_to_lock);
   std::unique_ptr<RunBuffers> own;
-  RunBuffers& buffers = reuse.owns_lock() ? *reused : *(own = std::make_unique<RunBuffers>());
+  RunBuffers& buffers = reuse.owns_lock() ? reused() : *(own = std::make_unique<RunBuffers>());
   for (int d : devices) buffers.feeds.try_emplace(d);  // filled by the device's thread
 
   // Results land here, written by the kernels.
@@ -316,7 +329,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   }
   for (auto& e : errors)
     if (e) {
-      if (!own) reused->feeds.clear();  // a device in an unknown state starts afresh next time
+      if (!own) reused().feeds.clear();  // a device in an unknown state starts afresh next time
       std::rethrow_exception(e);
     }
 
@@ -345,6 +358,40 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   for (std::uint64_t n : times.taken)
     out.info.device_pixels.push_back(static_cast<std::int64_t>(n));
   return out;
+}
+
+void prepare_divergence_map(const DivergenceMapParams& params, const std::vector<int>& named,
+                            Precision precision, bool exact) {
+  const std::vector<int> devices = devices_of(named);
+  if (devices.empty()) return;
+  orrery::validate(params);
+  const DivergenceSetup setup = make_divergence_setup(params);
+  const auto total = static_cast<std::uint64_t>(params.width) *
+                     static_cast<std::uint64_t>(params.height);
+  // The map that follows waits for this before it takes the buffers (MapPreparation).
+  std::lock_guard<std::mutex> reuse(reuse_mutex());
+  RunBuffers& buffers = reused();
+  for (int d : devices) buffers.feeds.try_emplace(d);
+  std::vector<std::exception_ptr> errors(devices.size());
+  // Each device on its own host thread, as the map runs it: their contexts are made side by side.
+  buffers.team.start(devices.size(), [&](std::size_t slot) {
+    try {
+      const int d = devices[slot];
+      ORRERY_CUDA_CHECK(cudaSetDevice(d), describe_device(d));
+      auto& made = buffers.feeds.at(d);
+      if (!made) made = std::make_unique<DeviceFeed>(d);
+      made->shape(setup, precision, exact);  // loads the kernel's module, too
+      if (slot == 0) buffers.results.reserve(total);
+    } catch (...) {
+      errors[slot] = std::current_exception();
+    }
+  });
+  buffers.team.wait();
+  for (auto& e : errors)
+    if (e) {
+      buffers.feeds.clear();
+      std::rethrow_exception(e);
+    }
 }
 
 }  // namespace orrery::cuda

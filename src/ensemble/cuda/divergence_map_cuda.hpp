@@ -5,6 +5,7 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include "map_schedule_policy.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
@@ -18,5 +19,11 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                                     std::span<const PixelIndex> pixels,
                                     const MapRunOptions& options,
                                     const MapSchedule& schedule = MapPolicy::schedule);
+
+// What run_divergence_map() would set up for a map of `params` on `devices` (empty: all),
+// made now and kept for it: each device's context, streams, feed and launch shape, and the
+// pinned results. Throws what a map on these devices would throw.
+void prepare_divergence_map(const DivergenceMapParams& params, const std::vector<int>& devices,
+                            Precision precision, bool exact);
 
 }  // namespace orrery::cuda
