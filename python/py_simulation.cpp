@@ -146,6 +146,7 @@ void PySimulation::rebuild(const SimJob& job, const Particles<double>& p) {
 }
 
 void PySimulation::change(const py::dict& settings) {
+  require_idle();
   const SimJob before = job_;
   apply_settings(settings);
   if (core_) {
@@ -162,6 +163,7 @@ void PySimulation::change(const py::dict& settings) {
 void PySimulation::set_dt(double dt) {
   if (!(dt > 0) || !std::isfinite(dt))
     throw ParameterError("dt", py::str(py::float_(dt)), "a finite number > 0");
+  require_idle();
   job_.dt = dt;
   if (core_)
     core_->set_dt(dt);
@@ -169,7 +171,19 @@ void PySimulation::set_dt(double dt) {
     clock_.dt = dt;
 }
 
+void PySimulation::require_idle() const {
+  if (stepping_)
+    throw RunError("the simulation is stepping in another thread: wait for its step() or "
+                   "integrate() to return");
+}
+
+PySimulation::Stepping::Stepping(PySimulation& sim) : sim_(sim) {
+  sim.require_idle();
+  sim.stepping_ = true;
+}
+
 SimulationCore& PySimulation::core() {
+  require_idle();
   if (!core_) throw InputError("the simulation has no particles yet: add them with add()");
   return *core_;
 }

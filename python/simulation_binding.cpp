@@ -70,6 +70,7 @@ void step(PySimulation& sim, std::int64_t n) {
   SimulationCore& core = sim.core();
   require_dt(sim);
   InterruptPoll poll;
+  PySimulation::Stepping busy(sim);
   py::gil_scoped_release computing;
   core.step();
   for (std::int64_t i = 1; i < n; ++i) {
@@ -86,6 +87,7 @@ std::int64_t integrate(PySimulation& sim, double t) {
                              std::string(py::str(py::float_(core.clock().time()))));
   require_dt(sim);
   InterruptPoll poll;
+  PySimulation::Stepping busy(sim);
   py::gil_scoped_release computing;
   return core.integrate(t, std::ref(poll));
 }
@@ -94,6 +96,7 @@ py::dict diagnostics(PySimulation& sim) {
   Diagnostics now;
   {
     SimulationCore& core = sim.core();
+    PySimulation::Stepping busy(sim);
     py::gil_scoped_release computing;
     now = core.diagnostics();
   }
@@ -123,6 +126,7 @@ py::tuple forces(PySimulation& sim) {
   SimulationCore& core = sim.core();
   std::vector<double> a, phi;
   {
+    PySimulation::Stepping busy(sim);
     py::gil_scoped_release computing;
     core.forces(a, phi);
   }
@@ -191,6 +195,7 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
           "energy",
           [](PySimulation& s) {
             SimulationCore& core = s.core();
+            PySimulation::Stepping busy(s);
             py::gil_scoped_release computing;
             return core.diagnostics().energy_total;
           },
