@@ -195,5 +195,38 @@ TEST(InputLimitsCli, ProgressShowsSimulationTimeFitsTheTerminalAndIsCleared) {
   EXPECT_EQ(off.err, "") << "progress written where stderr is not a terminal";
 }
 
+// Bodies 1e-170 apart: r² = 1e-340 is 0 in fp64, so the pull between them is infinite. Every
+// engine refuses them before work, as one point (the tree engines dropped the pair).
+TEST(InputLimitsCli, BodiesWhoseSeparationSquaredUnderflowsAreRefusedByEveryEngine) {
+  test::TempDir dir;
+  test::write_text(dir / "near.csv",
+                   "x,y,z,vx,vy,vz,mass\n0,0,0,0,0,0,1\n1e-170,0,0,0,0,0,1\n5,0,0,0,0.3,0,1\n");
+  for (const std::string engine : {"direct", "tree"}) {
+    expect_refused(run_cli({"sim", "--input", "near.csv", "--engine", engine, "--dt", "0.01",
+                            "--t-end", "0.02", "--out", "run", "--quiet"},
+                           dir.path()),
+                   "particles 0 and 1 (ids 0 and 1)");
+    EXPECT_FALSE(std::filesystem::exists(dir / "run")) << engine;
+    expect_refused(
+        run_cli({"forces", "--input", "near.csv", "--engine", engine, "--out", "f.h5"}, dir.path()),
+        "square of their separation is 0 in fp64");
+    EXPECT_FALSE(std::filesystem::exists(dir / "f.h5")) << engine;
+  }
+}
+
+// A config that is not TOML is refused before work, whatever size the file reports: files of
+// /proc report 0 bytes and were read as an empty config (the default map ran).
+TEST(InputLimitsCli, AConfigThatIsNotTomlIsRefused) {
+  test::TempDir dir;
+  const auto environ = run_cli({"map", "--config", "/proc/self/environ", "--out", "m.png"},
+                               dir.path());
+  expect_refused(environ, "--config: '/proc/self/environ'");
+  EXPECT_FALSE(std::filesystem::exists(dir / "m.png"));
+  test::write_text(dir / "nul.toml", std::string("steps = 10\0resolution = 4\n", 26));
+  expect_refused(run_cli({"map", "--config", "nul.toml", "--out", "m.png"}, dir.path()),
+                 "NUL byte at byte 10");
+  EXPECT_FALSE(std::filesystem::exists(dir / "m.png"));
+}
+
 }  // namespace
 }  // namespace orrery
