@@ -57,6 +57,21 @@ const std::vector<ParamField<RenderJob>>& render_job_fields() {
   return fields;
 }
 
+namespace {
+
+// Snapshot `index`, frame k of the movie. A snapshot found damaged after the first frame is a
+// run that failed on its way (exit 1), not input refused before work (exit 2).
+HdfParticles read_snapshot(const std::string& run, std::int64_t index, std::size_t k) {
+  try {
+    return read_particle_hdf5(snapshot_path(run, index));
+  } catch (const InputError& e) {
+    if (k == 0) throw;
+    throw RunError(fmt::format("frame {}: {} ({} frames drawn before it)", k, e.what(), k));
+  }
+}
+
+}  // namespace
+
 RenderOutcome run_render_job(const RenderJob& job) {
   const RunFacts facts = read_run_facts(job.run);
   for (auto [name, v] : {std::pair{"--width", job.width}, std::pair{"--height", job.height}})
@@ -100,7 +115,7 @@ RenderOutcome run_render_job(const RenderJob& job) {
                     job.overwrite ? IfExists::replace : IfExists::refuse);
   double saturation = 0;
   for (std::size_t k = 0; k < snapshots.size(); ++k) {
-    const HdfParticles s = read_particle_hdf5(snapshot_path(job.run, snapshots[k]));
+    const HdfParticles s = read_snapshot(job.run, snapshots[k], k);
     const Particles<double>& p = s.particles;
     if (k == 0) look = frame_look_of(p, job.extent, facts.scene_n);
     const auto t0 = std::chrono::steady_clock::now();

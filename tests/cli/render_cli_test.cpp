@@ -127,5 +127,25 @@ TEST_F(RenderCli, RefusesWhatItCannotDraw) {
   EXPECT_NE(r.err.find("fixed, follow, orbit"), std::string::npos) << r.err;
 }
 
+// A snapshot damaged after some frames were drawn: the run failed on its way (status 1, not the
+// 2 of input refused before work), said in the program's own words without HDF5's error stack.
+TEST_F(RenderCli, ASnapshotDamagedMidwayEndsTheRenderWithStatusOne) {
+  namespace fs = std::filesystem;
+  fs::remove_all(*dir_ / "damaged");
+  fs::copy(*dir_ / "galaxies", *dir_ / "damaged");
+  const fs::path victim = snapshot_path(*dir_ / "damaged", 5);
+  fs::resize_file(victim, fs::file_size(victim) / 2);
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", "/nonexistent", 1);  // frames as PNG files: no encoder to stop
+  const auto r = run_cli({"render", "damaged", "--out", "damaged.mp4", "--width", "64",
+                          "--height", "36"},
+                         *dir_);
+  ::setenv("PATH", path.c_str(), 1);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("frame 5: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("snapshot_000005.h5"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("HDF5-DIAG"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace orrery
