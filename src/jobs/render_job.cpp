@@ -47,6 +47,7 @@ std::vector<ParamField<J>> make_fields() {
                          &J::elevation, RealRule::Finite));
   f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 0, 4096));
   f.push_back(flag_field("overwrite", "replace --out where it exists", &J::overwrite));
+  f.push_back(flag_field("quiet", "no summary", &J::quiet));
   return f;
 }
 
@@ -115,6 +116,10 @@ RenderOutcome run_render_job(const RenderJob& job) {
                     job.overwrite ? IfExists::replace : IfExists::refuse);
   double saturation = 0;
   for (std::size_t k = 0; k < snapshots.size(); ++k) {
+    if (job.stop && job.stop()) {
+      outcome.stopped = true;
+      return outcome;  // the encoder, destroyed, stops ffmpeg and removes its files
+    }
     const HdfParticles s = read_snapshot(job.run, snapshots[k], k);
     const Particles<double>& p = s.particles;
     if (k == 0) look = frame_look_of(p, job.extent, facts.scene_n);
