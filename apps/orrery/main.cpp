@@ -41,6 +41,22 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_zoom_command(app));
   commands.push_back(cli::make_view_command(app));
 
+  // A first word that names no command (CLI11 says only "A subcommand is required").
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (auto& command : commands) {
+      const std::string name = command->app().get_name();
+      known = known || name == argv[1];
+      names += (names.empty() ? "" : ", ") + name;
+    }
+    if (!known) {
+      std::fprintf(stderr, "orrery: '%s' is not a command (expected one of: %s; see orrery --help)\n",
+                   shown(argv[1]).c_str(), names.c_str());
+      return 2;
+    }
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -228,5 +228,12 @@ TEST(InputLimitsCli, AConfigThatIsNotTomlIsRefused) {
   EXPECT_FALSE(std::filesystem::exists(dir / "m.png"));
 }
 
+TEST(InputLimitsCli, AWordThatIsNoCommandIsNamed) {
+  test::TempDir dir;
+  const auto r = run_cli({"bogus"}, dir.path());
+  expect_refused(r, "orrery: 'bogus' is not a command (expected one of: map, ");
+  EXPECT_NE(r.err.find("view"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace orrery

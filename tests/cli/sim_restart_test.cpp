@@ -145,6 +145,11 @@ TEST(SimRestart, TheOriginalCommandLineResumesAndAChangedValueIsRefused) {
   // Once finished, the same command line again has nothing left to do.
   const auto done = run_cli(with(run, {"--resume"}), dir.path());
   EXPECT_EQ(done.status, 0) << done.err;
+  const auto said = run_cli({"sim", "--out", "run", "--resume"}, dir.path());
+  EXPECT_EQ(said.status, 0) << said.err;
+  EXPECT_NE(said.out.find("has reached its end, t = 0.5, already: nothing to do (51 snapshots)"),
+            std::string::npos)
+      << said.out;
 }
 
 // A valid checkpoint of another run copied into a run (of other particles, or a twin of the
