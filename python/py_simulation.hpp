@@ -15,8 +15,11 @@
 namespace orrery::python {
 
 // N values (one a body), or N×3 rows where `three` (a single row for N = 1), from any array
-// numpy makes of `value`; ParameterError naming `name` for another shape or what is not numbers.
+// numpy makes of `value`; ParameterError naming `name` for another shape, what is not numbers,
+// complex numbers, or a value that is not finite.
 std::vector<double> per_body(const py::handle& value, std::size_t n, bool three, const char* name);
+// ParameterError unless every mass is finite and > 0.
+void require_masses(const std::vector<double>& masses);
 
 class PySimulation {
  public:
