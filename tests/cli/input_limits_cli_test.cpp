@@ -235,5 +235,15 @@ TEST(InputLimitsCli, AWordThatIsNoCommandIsNamed) {
   EXPECT_NE(r.err.find("view"), std::string::npos) << r.err;
 }
 
+TEST(InputLimitsCli, EveryCommandTakesQuiet) {
+  test::TempDir dir;
+  for (const std::string command : {"map", "ensemble", "sim", "forces", "plot", "render", "zoom",
+                                    "view"}) {
+    const auto r = run_cli({command, "--help"}, dir.path());
+    EXPECT_EQ(r.status, 0) << command;
+    EXPECT_NE(r.out.find("--quiet"), std::string::npos) << command << " has no --quiet";
+  }
+}
+
 }  // namespace
 }  // namespace orrery

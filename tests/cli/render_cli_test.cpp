@@ -212,6 +212,7 @@ TEST_F(RenderCli, SignalsLeaveNoTemporaryNoLogAndNoEncoderBehind) {
                                  "--height", "36", "--quiet"},
                                 *dir_);
       EXPECT_EQ(next.status, 0) << next.err;
+      EXPECT_EQ(next.out, "");  // --quiet
       std::filesystem::remove(*dir_ / "sig.mp4");
     }
     EXPECT_TRUE(hidden_files_of(*dir_, "sig.mp4").empty())
