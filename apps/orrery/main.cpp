@@ -6,6 +6,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <system_error>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -81,6 +82,15 @@ int main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
       std::fprintf(stderr, "orrery %s: error: out of memory (the job asked for more memory than "
                            "this process could get)\n", name.c_str());
+      return 1;
+    } catch (const std::system_error& e) {
+      // std::thread says only "Resource temporarily unavailable" where it cannot start one.
+      const bool thread = e.code() == std::errc::resource_unavailable_try_again;
+      std::fprintf(stderr, "orrery %s: error: %s%s\n", name.c_str(), shown(e.what()).c_str(),
+                   thread ? " (a thread could not be started: the limit of processes and threads "
+                            "(ulimit -u) or the memory for their stacks is reached; --threads N "
+                            "asks for fewer)"
+                          : "");
       return 1;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "orrery %s: error: %s\n", name.c_str(), shown(e.what()).c_str());
