@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <new>
 #include <string>
@@ -20,6 +21,24 @@ namespace {
 // A message as one line on a terminal, whatever text from files or flags it quotes.
 constexpr std::size_t kMessageLimit = 2000;
 std::string shown(const char* message) { return orrery::shown_text(message, kMessageLimit); }
+
+const char* g_command = "";  // the command running, for the terminate handler
+
+// std::bad_alloc thrown on a worker thread ends in std::terminate, not in main's catch: said in
+// the same words as there, with status 1, instead of an abort (134).
+[[noreturn]] void on_terminate() {
+  if (const std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      std::fprintf(stderr, "orrery %s: error: out of memory (the job asked for more memory than "
+                           "this process could get)\n", g_command);
+      std::_Exit(1);
+    } catch (...) {
+    }
+  }
+  std::abort();
+}
 
 }  // namespace
 
@@ -74,6 +93,8 @@ int main(int argc, char** argv) {
   for (auto& command : commands) {
     if (!command->app().parsed()) continue;
     const std::string name = command->app().get_name();
+    g_command = name.c_str();
+    std::set_terminate(on_terminate);
     try {
       return command->run();
     } catch (const InputError& e) {

@@ -64,7 +64,7 @@ TEST(InputLimitsCli, StepCountsThatOverflowOrNeverEndAreRefused) {
 TEST(InputLimitsCli, MemoryBeyondTheLimitIsRefusedWithBothFigures) {
   test::TempDir dir;
   const auto map = run_limited("4000000", "map --resolution 100000 --out m.png", dir.path());
-  expect_refused(map, "a 100000x100000 map needs about 110 GB of memory; this process may use ");
+  expect_refused(map, "a 100000x100000 map needs about 520 GB of memory; this process may use ");
   EXPECT_NE(map.err.find("(ulimit -v)"), std::string::npos) << map.err;
   const auto sim =
       run_limited("4000000", "sim --scene plummer --n 30000000 --out run.h5", dir.path());
@@ -242,6 +242,20 @@ TEST(InputLimitsCli, EveryCommandTakesQuiet) {
     const auto r = run_cli({command, "--help"}, dir.path());
     EXPECT_EQ(r.status, 0) << command;
     EXPECT_NE(r.out.find("--quiet"), std::string::npos) << command << " has no --quiet";
+  }
+}
+
+// Under an address-space limit a map or zoom either fits or is refused before work, naming its
+// need and the limit: never std::bad_alloc's abort (status 134) on the way.
+TEST(InputLimitsCli, AMapUnderUlimitFitsOrIsRefusedNeverAborts) {
+  test::TempDir dir;
+  for (const std::string args :
+       {"map --resolution 3000 --steps 10 --backend cpu --quiet --out m.png",
+        "map --resolution 3000 --steps 10 --backend cpu --quiet --out m.png --data m.h5",
+        "zoom --resolution 2600 --steps 10 --frames 2 --backend cpu --quiet --out z.mp4"}) {
+    const auto r = run_limited("300000", args, dir.path());
+    EXPECT_TRUE(r.status == 0 || r.status == 2) << args << ": " << r.status << " " << r.err;
+    if (r.status == 2) EXPECT_NE(r.err.find("needs about"), std::string::npos) << r.err;
   }
 }
 
