@@ -111,8 +111,35 @@ std::optional<CoincidingPair> find_coinciding_particles(const Particles<double>&
   return lowest_underflowing_pair_as<double>(p, std::move(order));
 }
 
+namespace {
+
+// The square of the bounding box's diagonal in Real, an upper bound of every r² the engines
+// form: where it overflows, the farthest pairs' forces come out as inf·0 = NaN.
+template <class Real>
+bool separations_overflow(const Particles<double>& p) {
+  Real r2 = 0;
+  for (const auto* c : {&p.x, &p.y, &p.z}) {
+    const auto [lo, hi] = std::minmax_element(c->begin(), c->end());
+    const Real span = static_cast<Real>(*hi) - static_cast<Real>(*lo);
+    r2 += span * span;
+  }
+  return !std::isfinite(r2);
+}
+
+}  // namespace
+
 void check_no_coinciding_particles(const Particles<double>& p, double softening,
                                    Precision precision, const std::string& source) {
+  if (p.size() >= 2 && precision != Precision::fp128 &&
+      (precision == Precision::fp32 ? separations_overflow<float>(p)
+                                    : separations_overflow<double>(p)))
+    throw InputError(fmt::format(
+        "{}: the particles lie so far apart that the square of their separation overflows in "
+        "{} (beyond {:.1e}), so the force between the farthest cannot be computed; give the "
+        "positions in larger units",
+        source, to_string(precision),
+        precision == Precision::fp32 ? std::sqrt(double(std::numeric_limits<float>::max()))
+                                     : std::sqrt(std::numeric_limits<double>::max())));
   const auto pair = find_coinciding_particles(p, softening, precision);
   if (!pair) return;
   const std::size_t i = pair->first, j = pair->second;

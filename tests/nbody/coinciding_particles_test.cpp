@@ -98,6 +98,24 @@ TEST(CoincidingParticles, PairsWhoseSeparationSquaredUnderflowsAreFound) {
   }
 }
 
+// 1e308 apart: r² overflows in fp64 and the forces came out NaN, told as "softening too small".
+TEST(CoincidingParticles, SeparationsWhoseSquareOverflowsAreRefused) {
+  const auto far = at({{-1e308, 0, 0}, {1e308, 0, 0}});
+  try {
+    check_no_coinciding_particles(far, 0.0, Precision::fp64, "'far.csv'");
+    FAIL() << "not refused";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'far.csv': the particles lie so far apart that the "
+                                         "square of their separation overflows in fp64"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(check_no_coinciding_particles(far, 0.0, Precision::fp128, "'far.csv'"));
+  const auto single = at({{0, 0, 0}, {0, 1e20, 0}});  // 1e40 > fp32's largest, 3.4e38
+  EXPECT_NO_THROW(check_no_coinciding_particles(single, 0.0, Precision::fp64, "s"));
+  EXPECT_THROW(check_no_coinciding_particles(single, 0.0, Precision::fp32, "s"), InputError);
+}
+
 SimJob from_file(const test::TempDir& dir, const std::string& csv) {
   test::write_text(dir / "p.csv", csv);
   SimJob job;
