@@ -6,7 +6,10 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
+
+import orrery
 
 
 def child(code):
