@@ -13,7 +13,6 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <random>
 
 #include <fmt/format.h>
 
@@ -236,10 +235,6 @@ void RunStore::write_description(const std::function<void(hid_t root)>& describe
   {
     h5::Handle file = h5::create_memory_file(run_description_path(folder_).string());
     describe(file.id());
-    // No two runs alike, so that a checkpoint bound to this run.h5 belongs to this run alone.
-    std::random_device entropy;
-    const std::uint64_t id = (std::uint64_t{entropy()} << 32) ^ entropy();
-    h5::write_attribute(file.id(), "run_id", static_cast<std::int64_t>(id >> 1));
     h5::Handle init = h5::create_group(file.id(), "initial_diagnostics");
     write_diagnostics(init.id(), initial);
     image = h5::file_image(file.id());

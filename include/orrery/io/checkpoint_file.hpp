@@ -4,8 +4,8 @@
 //   /            attributes time, time_error, steps, dt (the clock), next_snapshot, the settings
 //                a resumed run keeps (t_end, every, every_time, checkpoint_every), the energy
 //                drift warning if one was raised (drift_warning = [time, step, drift]),
-//                run_crc32: the CRC-32 of the bytes of its run's run.h5 (which holds a random
-//                run_id), binding the checkpoint to its run, and
+//                run_crc32: the CRC-32 of the bytes of its run's run.h5, binding the
+//                checkpoint to its run, and
 //                crc32: the CRC-32 (zlib) of every value above and below, in a fixed order
 //   /x, /y, ...  the state in the run's own precision (fp128 as 16 raw bytes per value): x, y, z,
 //                vx, vy, vz, mass [, softening], id

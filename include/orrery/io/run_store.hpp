@@ -4,9 +4,8 @@
 //
 //   NAME/run.h5                  root attributes: every run parameter (io/param_attributes.hpp),
 //                                the scene's as "scene.<name>", G, softening, units, N, the orrery
-//                                version and git commit, run_id (random: no two runs alike);
-//                                /initial_diagnostics (attributes): the diagnostics at the start,
-//                                from which drifts are measured
+//                                version and git commit; /initial_diagnostics (attributes): the
+//                                diagnostics at the start, from which drifts are measured
 //   NAME/snapshot_NNNNNN.h5      one snapshot: datasets position [N][3], velocity [N][3], mass [N],
 //                                id [N] [, softening [N]] in fp64 at the root; attributes format
 //                                ("orrery snapshot"), index, step, time, dt, G, softening, units,
@@ -16,8 +15,10 @@
 //                                (io/diagnostics_table.hpp), rewritten after each snapshot
 //   NAME/checkpoint_SSSSSS.h5    the state after step SSSSSS, exact and checksummed
 //                                (io/checkpoint_file.hpp), with the CRC-32 of run.h5's bytes: a
-//                                checkpoint of another run, or a run.h5 changed since, is refused;
-//                                the newest two are kept
+//                                checkpoint of another run, or a run.h5 changed since, is refused
+//                                (a run of the same parameters has the same run.h5 and, bit for
+//                                bit, the same checkpoints: its are this run's); the newest two
+//                                are kept
 //   NAME/lock                    the writer's advisory lock (io/run_lock.hpp)
 //
 // Every file is written to a hidden temporary name, fsynced, renamed into place and the folder
