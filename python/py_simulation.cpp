@@ -8,6 +8,8 @@
 
 #include "interrupt.hpp"
 #include "orrery/core/error.hpp"
+#include "orrery/core/memory_budget.hpp"
+#include "orrery/jobs/memory_estimate.hpp"
 #include "orrery/jobs/sim_setup.hpp"
 #include "orrery/nbody/coinciding_particles.hpp"
 #include "orrery/scenes/dynamical_time.hpp"
@@ -16,6 +18,11 @@
 namespace orrery::python {
 
 namespace {
+
+// What add() holds beside the simulation while it copies: mass, position, velocity and
+// softening (8 doubles a body) as numpy's contiguous copies, as vectors, and the particles so
+// far as a copy of 8 doubles a body.
+constexpr double kAddedBytesPerBody = 3 * 8 * sizeof(double);
 
 // The sim job's parameters that concern the simulation itself, not a run's files and cadence.
 const std::vector<std::string>& setting_keywords() {
@@ -40,6 +47,11 @@ using Doubles = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
 // `value` as an array of numbers; ParameterError for what numpy cannot make one of.
 Doubles numbers(const py::handle& value, const char* name) {
+  // Complex numbers would be cast to their real parts without a word.
+  const py::array raw = py::array::ensure(value);
+  if (!raw) PyErr_Clear();
+  if (raw && raw.dtype().kind() == 'c')
+    throw ParameterError(name, "complex numbers", "real numbers");
   Doubles a = Doubles::ensure(value);
   if (!a) {
     PyErr_Clear();
@@ -61,7 +73,16 @@ std::vector<double> per_body(const py::handle& value, std::size_t n, bool three,
   if (!fits)
     throw ParameterError(name, "an array of shape " + shape_of(a),
                          "an array of shape (" + std::to_string(n) + (three ? ", 3)" : ",)"));
-  return std::vector<double>(a.data(), a.data() + a.size());
+  std::vector<double> values(a.data(), a.data() + a.size());
+  for (const double x : values)
+    if (!std::isfinite(x)) throw ParameterError(name, py::str(py::float_(x)), "finite numbers");
+  return values;
+}
+
+void require_masses(const std::vector<double>& masses) {
+  for (const double x : masses)
+    if (!(x > 0) || !std::isfinite(x))
+      throw ParameterError("mass", py::str(py::float_(x)), "finite masses > 0");
 }
 
 PySimulation::PySimulation(double g, double softening, const py::kwargs& settings)
@@ -103,6 +124,14 @@ PySimulation PySimulation::scene(const std::string& name, const py::kwargs& kwar
     guess.kind = py::isinstance<py::int_>(value) ? ParamKind::Integer : ParamKind::Real;
     scene.emplace_back(spec != specs.end() ? spec->name : k,
                        param_value_of(spec != specs.end() ? *spec : guess, value));
+  }
+  {  // the memory the scene will take, refused before it is made as the CLI refuses it
+    SimJob probe;
+    for (auto [key, value] : settings)
+      set_field(probe, sim_job_fields(), key.cast<std::string>(), value);
+    probe.scene = name;
+    probe.scene_settings = scene;
+    check_sim_memory(probe);
   }
   const InitialConditions ic = make_scene(name, scene);
   PySimulation sim(ic.g, ic.softening, {});
@@ -146,6 +175,7 @@ void PySimulation::rebuild(const SimJob& job, const Particles<double>& p) {
 }
 
 void PySimulation::change(const py::dict& settings) {
+  require_idle();
   const SimJob before = job_;
   apply_settings(settings);
   if (core_) {
@@ -162,6 +192,7 @@ void PySimulation::change(const py::dict& settings) {
 void PySimulation::set_dt(double dt) {
   if (!(dt > 0) || !std::isfinite(dt))
     throw ParameterError("dt", py::str(py::float_(dt)), "a finite number > 0");
+  require_idle();
   job_.dt = dt;
   if (core_)
     core_->set_dt(dt);
@@ -169,20 +200,42 @@ void PySimulation::set_dt(double dt) {
     clock_.dt = dt;
 }
 
+void PySimulation::require_idle() const {
+  if (stepping_)
+    throw RunError("the simulation is stepping in another thread: wait for its step() or "
+                   "integrate() to return");
+}
+
+PySimulation::Stepping::Stepping(PySimulation& sim) : sim_(sim) {
+  sim.require_idle();
+  sim.stepping_ = true;
+}
+
 SimulationCore& PySimulation::core() {
+  require_idle();
   if (!core_) throw InputError("the simulation has no particles yet: add them with add()");
   return *core_;
 }
 
 void PySimulation::add(const py::handle& mass, const py::handle& position,
                        const py::handle& velocity, const py::handle& softening) {
+  require_idle();
+  // The memory first, from the count alone: a broadcast array of 10^9 rows costs nothing until
+  // it is copied below.
+  if (const py::array raw = py::array::ensure(mass)) {
+    const auto n = static_cast<std::int64_t>(raw.size());
+    check_memory("add() of " + std::to_string(n) + " bodies",
+                 sim_memory_bytes(job_, static_cast<std::int64_t>(size()) + n) +
+                     kAddedBytesPerBody * static_cast<double>(n));
+  } else {
+    PyErr_Clear();
+  }
   Doubles m = numbers(mass, "mass");
   if (m.ndim() > 1) throw ParameterError("mass", "an array of shape " + shape_of(m), "N masses");
   const std::size_t n = static_cast<std::size_t>(m.size());
+  if (n == 0) throw ParameterError("mass", "an empty array", "one mass or more");
   const std::vector<double> masses(m.data(), m.data() + n);
-  for (double x : masses)
-    if (!(x > 0) || !std::isfinite(x))
-      throw ParameterError("mass", py::str(py::float_(x)), "finite masses > 0");
+  require_masses(masses);
   const std::vector<double> x = per_body(position, n, true, "position");
   const std::vector<double> v = velocity.is_none() ? std::vector<double>(3 * n, 0.0)
                                                    : per_body(velocity, n, true, "velocity");
@@ -203,6 +256,9 @@ void PySimulation::add(const py::handle& mass, const py::handle& position,
   }
   if (!softening.is_none()) {
     const std::vector<double> eps = per_body(softening, n, false, "softening");
+    for (const double e : eps)
+      if (!(e >= 0))
+        throw ParameterError("softening", py::str(py::float_(e)), "finite lengths >= 0");
     p.softening.insert(p.softening.end(), eps.begin(), eps.end());
   }
   rebuild(job_, p);

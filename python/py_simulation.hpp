@@ -15,8 +15,11 @@
 namespace orrery::python {
 
 // N values (one a body), or N×3 rows where `three` (a single row for N = 1), from any array
-// numpy makes of `value`; ParameterError naming `name` for another shape or what is not numbers.
+// numpy makes of `value`; ParameterError naming `name` for another shape, what is not numbers,
+// complex numbers, or a value that is not finite.
 std::vector<double> per_body(const py::handle& value, std::size_t n, bool three, const char* name);
+// ParameterError unless every mass is finite and > 0.
+void require_masses(const std::vector<double>& masses);
 
 class PySimulation {
  public:
@@ -45,13 +48,28 @@ class PySimulation {
   const SimClock& clock() const { return core_ ? core_->clock() : clock_; }
   void set_dt(double dt);
   std::size_t size() const { return core_ ? core_->size() : 0; }
-  // InputError while there are no particles.
+  // InputError while there are no particles, RunError while another thread steps it.
   SimulationCore& core();
+
+  // Marks the simulation as stepping while the GIL is released: add(), change(), set_dt() and
+  // core() refuse meanwhile (another thread's add() would free the state being stepped).
+  // Made and ended with the GIL held, so the flag needs no lock of its own.
+  class Stepping {
+   public:
+    explicit Stepping(PySimulation& sim);
+    ~Stepping() { sim_.stepping_ = false; }
+    Stepping(const Stepping&) = delete;
+    Stepping& operator=(const Stepping&) = delete;
+
+   private:
+    PySimulation& sim_;
+  };
   const std::shared_ptr<SimulationCore>& shared_core() const { return core_; }
 
  private:
   void apply_settings(const py::dict& settings);
   void rebuild(const SimJob& job, const Particles<double>& p);
+  void require_idle() const;
 
   SimJob job_;
   double g_ = 1.0, softening_ = 0.0;
@@ -60,6 +78,7 @@ class PySimulation {
   SimClock clock_;      // while there are no particles
   Diagnostics initial_;
   std::shared_ptr<SimulationCore> core_;
+  bool stepping_ = false;
 };
 
 }  // namespace orrery::python

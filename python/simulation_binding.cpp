@@ -16,6 +16,7 @@
 #include "orrery/io/output_path.hpp"
 #include "orrery/io/output_set.hpp"
 #include "orrery/io/run_store.hpp"
+#include "orrery/jobs/run_limits.hpp"
 #include "py_simulation.hpp"
 #include "simulation_doc.hpp"
 
@@ -65,11 +66,32 @@ py::object quantity(const std::vector<double>& v) {
   return py::tuple(py::cast(v));
 }
 
+// Values written in place through the views are checked before they are stepped, as add()
+// checks them: a negative mass or an infinite position is refused, not integrated.
+void check_written(SimulationCore& core) {
+  auto scan = [](HostArray h, std::size_t count, const char* name, bool positive) {
+    if (!h.data) return;  // a copy: written only through the checked setters
+    for (std::size_t i = 0; i < count; ++i) {
+      const double x = h.element_size == 4 ? static_cast<const float*>(h.data)[i]
+                                           : static_cast<const double*>(h.data)[i];
+      if (!std::isfinite(x) || (positive && !(x > 0)))
+        throw ParameterError(name, py::str(py::float_(x)),
+                             positive ? "finite masses > 0" : "finite numbers");
+    }
+  };
+  const std::size_t n = core.size();
+  scan(core.positions(), 3 * n, "position", false);
+  scan(core.velocities(), 3 * n, "velocity", false);
+  scan(core.masses(), n, "mass", true);
+}
+
 void step(PySimulation& sim, std::int64_t n) {
   if (n < 1) throw ParameterError("n", std::to_string(n), "a number of steps >= 1");
   SimulationCore& core = sim.core();
   require_dt(sim);
+  check_written(core);
   InterruptPoll poll;
+  PySimulation::Stepping busy(sim);
   py::gil_scoped_release computing;
   core.step();
   for (std::int64_t i = 1; i < n; ++i) {
@@ -85,7 +107,16 @@ std::int64_t integrate(PySimulation& sim, double t) {
                          "a finite time >= the simulation's, " +
                              std::string(py::str(py::float_(core.clock().time()))));
   require_dt(sim);
+  // The CLI's limit: a run of more steps than this would never end.
+  const double steps = std::ceil((t - core.clock().time()) / sim.clock().dt);
+  if (!(steps <= kMaxRunSteps))
+    throw ParameterError("t", py::str(py::float_(t)),
+                         "a time that dt = " + std::string(py::str(py::float_(sim.clock().dt))) +
+                             " reaches in at most 1e10 steps; this one takes " +
+                             std::string(py::str(py::float_(steps))));
+  check_written(core);
   InterruptPoll poll;
+  PySimulation::Stepping busy(sim);
   py::gil_scoped_release computing;
   return core.integrate(t, std::ref(poll));
 }
@@ -94,6 +125,7 @@ py::dict diagnostics(PySimulation& sim) {
   Diagnostics now;
   {
     SimulationCore& core = sim.core();
+    PySimulation::Stepping busy(sim);
     py::gil_scoped_release computing;
     now = core.diagnostics();
   }
@@ -123,6 +155,7 @@ py::tuple forces(PySimulation& sim) {
   SimulationCore& core = sim.core();
   std::vector<double> a, phi;
   {
+    PySimulation::Stepping busy(sim);
     py::gil_scoped_release computing;
     core.forces(a, phi);
   }
@@ -153,7 +186,9 @@ void state_property(py::class_<PySimulation>& c, const char* name,
         return state_array(s, s.shared_core() ? (s.core().*host)() : HostArray{}, three, copy);
       },
       [=](PySimulation& s, const py::handle& v) {
-        (s.core().*set)(per_body(v, s.size(), three, name));
+        const std::vector<double> values = per_body(v, s.size(), three, name);
+        if (!three) require_masses(values);
+        (s.core().*set)(values);
       },
       doc);
 }
@@ -191,6 +226,7 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
           "energy",
           [](PySimulation& s) {
             SimulationCore& core = s.core();
+            PySimulation::Stepping busy(s);
             py::gil_scoped_release computing;
             return core.diagnostics().energy_total;
           },

@@ -3,9 +3,11 @@
 #include <signal.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <new>
 #include <string>
+#include <system_error>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -22,6 +24,24 @@ std::chrono::steady_clock::time_point g_main_entered;
 // A message as one line on a terminal, whatever text from files or flags it quotes.
 constexpr std::size_t kMessageLimit = 2000;
 std::string shown(const char* message) { return orrery::shown_text(message, kMessageLimit); }
+
+const char* g_command = "";  // the command running, for the terminate handler
+
+// std::bad_alloc thrown on a worker thread ends in std::terminate, not in main's catch: said in
+// the same words as there, with status 1, instead of an abort (134).
+[[noreturn]] void on_terminate() {
+  if (const std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      std::fprintf(stderr, "orrery %s: error: out of memory (the job asked for more memory than "
+                           "this process could get)\n", g_command);
+      std::_Exit(1);
+    } catch (...) {
+    }
+  }
+  std::abort();
+}
 
 }  // namespace
 
@@ -47,6 +67,22 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_zoom_command(app));
   commands.push_back(cli::make_view_command(app));
 
+  // A first word that names no command (CLI11 says only "A subcommand is required").
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (auto& command : commands) {
+      const std::string name = command->app().get_name();
+      known = known || name == argv[1];
+      names += (names.empty() ? "" : ", ") + name;
+    }
+    if (!known) {
+      std::fprintf(stderr, "orrery: '%s' is not a command (expected one of: %s; see orrery --help)\n",
+                   shown(argv[1]).c_str(), names.c_str());
+      return 2;
+    }
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -63,6 +99,8 @@ int main(int argc, char** argv) {
   for (auto& command : commands) {
     if (!command->app().parsed()) continue;
     const std::string name = command->app().get_name();
+    g_command = name.c_str();
+    std::set_terminate(on_terminate);
     try {
       return command->run();
     } catch (const TextParameterError& e) {  // the text again, with a caret at the character
@@ -75,6 +113,15 @@ int main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
       std::fprintf(stderr, "orrery %s: error: out of memory (the job asked for more memory than "
                            "this process could get)\n", name.c_str());
+      return 1;
+    } catch (const std::system_error& e) {
+      // std::thread says only "Resource temporarily unavailable" where it cannot start one.
+      const bool thread = e.code() == std::errc::resource_unavailable_try_again;
+      std::fprintf(stderr, "orrery %s: error: %s%s\n", name.c_str(), shown(e.what()).c_str(),
+                   thread ? " (a thread could not be started: the limit of processes and threads "
+                            "(ulimit -u) or the memory for their stacks is reached; --threads N "
+                            "asks for fewer)"
+                          : "");
       return 1;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "orrery %s: error: %s\n", name.c_str(), shown(e.what()).c_str());

@@ -26,7 +26,8 @@ class PlotCommand final : public Command {
     params_.apply(job);
     job.run = run_;
     const PlotOutcome r = run_plot_job(job);
-    for (const auto& f : r.written) fmt::print("orrery plot: {} ({} points a curve)\n", f, r.rows);
+    if (!job.quiet)
+      for (const auto& f : r.written) fmt::print("orrery plot: {} ({} points a curve)\n", f, r.rows);
     return 0;
   }
 

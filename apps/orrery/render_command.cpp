@@ -7,6 +7,7 @@
 #include "cli_params.hpp"
 #include "command.hpp"
 #include "orrery/jobs/render_job.hpp"
+#include "stop_signals.hpp"
 
 namespace orrery::cli {
 
@@ -30,8 +31,17 @@ class RenderCommand final : public Command {
     RenderJob job;
     params_.apply(job);
     job.run = run_;
+    StopSignals stop_signals;
+    job.stop = [] { return StopSignals::received() != 0; };
     const RenderOutcome r = run_render_job(job);
     for (const auto& note : r.notes) std::fprintf(stderr, "orrery render: note: %s\n", note.c_str());
+    if (r.stopped) {
+      const int signal = StopSignals::received();
+      std::fprintf(stderr, "orrery render: stopped by %s after %lld frames; no movie written\n",
+                   StopSignals::name(signal), static_cast<long long>(r.frames));
+      return 128 + signal;
+    }
+    if (job.quiet) return 0;
     fmt::print("orrery render: {} frames, drawn at {:.1f} frames/s\n", r.frames,
                r.draw_seconds > 0 ? r.frames / r.draw_seconds : 0.0);
     if (!r.movie.empty()) fmt::print("  written: {}\n", r.movie);

@@ -138,7 +138,11 @@ class SimCommand final : public Command {
                              outcome.potential_method)
                      .c_str(),
                  stderr);
-    if (!quiet_)
+    if (!quiet_ && outcome.steps == 0 && outcome.backend.empty())  // resumed at its end
+      fmt::print("orrery sim: the run in {} has reached its end, t = {}, already: nothing to do "
+                 "({} snapshots)\n",
+                 job.out, outcome.time, outcome.snapshots);
+    else if (!quiet_)
       fmt::print("orrery sim: {} steps to t = {} on {} ({} kernel); {} snapshots in {}{}\n",
                  outcome.steps, outcome.time, outcome.backend, outcome.cpu_kernel,
                  outcome.snapshots, job.out,

@@ -45,6 +45,7 @@ class ViewCommand final : public Command {
                      "close after this many frames, each showing the next state")
         ->type_name("N")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40).description(""));
+    app_->add_flag("--quiet", quiet_, "no summary");
     app_->footer("Keys: space pause/play, right/left (or . and ,) step while paused, + and - "
                  "speed, r reset the camera, q or Esc quit. See docs/view.md.");
   }
@@ -83,7 +84,7 @@ class ViewCommand final : public Command {
       scene_options_.rethrow_as_flag(e);
     }
     const view::WindowOutcome out = view::run_view_window(*session, window_);
-    if (window_.exit_after_frames > 0 && out.seconds > 0)
+    if (!quiet_ && window_.exit_after_frames > 0 && out.seconds > 0)
       fmt::print("orrery view: {} frames in {:.3f} s ({:.1f} frames/s){}\n", out.frames,
                  out.seconds, (out.frames - 1) / out.seconds,
                  window_.screenshot.empty() ? "" : "; the last in " + window_.screenshot);
@@ -97,6 +98,7 @@ class ViewCommand final : public Command {
   SceneOptions scene_options_;
   CliParams<ViewJob> view_params_;
   std::string run_;
+  bool quiet_ = false;
   view::WindowOptions window_;
 };
 

@@ -6,7 +6,11 @@
 """
 import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ModuleNotFoundError:
+    sys.exit(f"{__file__}: this example draws with matplotlib, which {sys.executable} lacks "
+             "(Debian: apt install python3-matplotlib, as scripts/setup --python does)")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt

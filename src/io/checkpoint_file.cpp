@@ -77,6 +77,7 @@ std::int64_t checksum(const Checkpoint<Real>& c) {
   crc.value("drift_warning.time", c.drift_warning.time);
   crc.value("drift_warning.step", c.drift_warning.step);
   crc.value("drift_warning.drift", c.drift_warning.drift);
+  if (c.run_crc32 >= 0) crc.value("run_crc32", c.run_crc32);  // absent from older checkpoints
   // In name order, as the file lists them.
   auto arrays = c.stepper.arrays();
   std::sort(arrays.begin(), arrays.end(), [](auto& a, auto& b) { return a.name < b.name; });
@@ -169,6 +170,7 @@ void write_checkpoint_file(const std::filesystem::path& path, const Checkpoint<R
       for (const auto& x : c.stepper.scalars())
         write_exact(scalars.id(), x.name, std::vector<Real>{x.value});
     }
+    if (c.run_crc32 >= 0) h5::write_attribute(root, "run_crc32", c.run_crc32);
     h5::write_attribute(root, "crc32", checksum(c));
     image = h5::file_image(root);
   }
@@ -211,6 +213,7 @@ Checkpoint<Real> read_checkpoint_file(const std::filesystem::path& path) {
         throw InputError(fmt::format("stepper scalar '{}' holds {} values", name, value.size()));
       c.stepper.set_scalar(name, value[0]);
     }
+    if (h5::has_attribute(root, "run_crc32")) c.run_crc32 = integer_at(root, "run_crc32");
     stored_crc = integer_at(root, "crc32");
   } catch (const std::exception& e) {
     throw InputError(fmt::format("'{}' cannot be read ({})", path.string(), e.what()));

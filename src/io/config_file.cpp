@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/io/config_file.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -107,9 +111,24 @@ std::vector<ConfigEntry> read_config_file(const std::filesystem::path& path,
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw ParameterError("--config", file, "an existing, readable TOML file");
+  // Read here to its end, not by the size the file reports: files of /proc report 0 and were
+  // parsed as an empty config.
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw InputError(fmt::format("--config: '{}' cannot be opened: {}", file,
+                                 std::strerror(errno != 0 ? errno : EIO)));
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad())
+    throw InputError(fmt::format("--config: '{}' cannot be read: {}", file,
+                                 std::strerror(errno != 0 ? errno : EIO)));
+  if (const auto nul = text.find('\0'); nul != std::string::npos)
+    throw InputError(fmt::format("--config: '{}' is not a TOML file: it holds a NUL byte at byte "
+                                 "{}",
+                                 file, nul));
   toml::table table;
   try {
-    table = toml::parse_file(file);
+    table = toml::parse(text, file);
   } catch (const toml::parse_error& err) {
     throw InputError(fmt::format("--config: {}:{}:{}: not valid TOML: {}", file,
                                  err.source().begin.line, err.source().begin.column,

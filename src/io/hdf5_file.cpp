@@ -16,10 +16,14 @@ namespace orrery::h5 {
 
 namespace {
 
-// HDF5 prints its error stack by default; orrery reports errors itself.
+// HDF5 prints its error stack by default; orrery reports errors itself. A thread-safe HDF5
+// keeps this setting per thread (view and render read snapshots on threads of their own, which
+// printed the stack), so each thread silences it once.
 void silence_hdf5() {
-  static std::once_flag once;
-  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+  thread_local bool silenced = false;
+  if (silenced) return;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  silenced = true;
 }
 
 std::string object_name(hid_t id) {
@@ -190,12 +194,14 @@ Handle create_group(hid_t parent, const std::string& name) {
 }
 
 Handle open_group(hid_t parent, const std::string& name) {
+  silence_hdf5();  // a file opened on another thread may be read on this one
   Handle g(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), H5Gclose);
   if (!g) throw InputError(fmt::format("{} has no group '{}'", object_name(parent), name));
   return g;
 }
 
 bool exists(hid_t parent, const std::string& name) {
+  silence_hdf5();
   return H5Lexists(parent, name.c_str(), H5P_DEFAULT) > 0;
 }
 
@@ -262,6 +268,7 @@ hsize_t checked_value_count(hid_t dataset, const std::string& name, hid_t parent
 
 template <class T>
 std::vector<T> read_dataset(hid_t parent, const std::string& name, std::vector<hsize_t>* dims) {
+  silence_hdf5();
   Handle d(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose);
   if (!d) throw InputError(fmt::format("{} has no dataset '{}'", object_name(parent), name));
   Handle space(H5Dget_space(d.id()), H5Sclose);
@@ -311,10 +318,12 @@ void write_attribute(hid_t object, const std::string& name, const std::string& v
 }
 
 bool has_attribute(hid_t object, const std::string& name) {
+  silence_hdf5();
   return H5Aexists(object, name.c_str()) > 0;
 }
 
 Attribute read_attribute(hid_t object, const std::string& name) {
+  silence_hdf5();
   Handle a(H5Aopen(object, name.c_str(), H5P_DEFAULT), H5Aclose);
   if (!a) throw InputError(fmt::format("{} has no attribute '{}'", object_name(object), name));
   Handle type(H5Aget_type(a.id()), H5Tclose);

@@ -51,6 +51,7 @@ InitialConditions read_particle_file(const std::filesystem::path& path, const st
     ic.particles = std::move(h.particles);
     ic.g = std::isnan(h.g) ? 1.0 : h.g;
     ic.softening = std::isnan(h.softening) ? 0.0 : h.softening;
+    ic.time = std::isnan(h.time) ? 0.0 : h.time;
     ic.units = h.units.empty()
                    ? (std::isnan(h.g) ? "G = 1 (the file gives no G)" : "as in the file")
                    : h.units;
@@ -70,7 +71,7 @@ InitialConditions read_particle_file(const std::filesystem::path& path, const st
   const double t_dyn = dynamical_time(ic.particles, ic.g);
   if (std::isfinite(t_dyn) && t_dyn > 0.0) {
     ic.dt = power_of_two_floor(t_dyn / 100.0);
-    ic.t_end = 100.0 * t_dyn;
+    ic.t_end = ic.time + 100.0 * t_dyn;
   }
   return ic;
 }

@@ -88,12 +88,28 @@ std::vector<std::uint64_t> read_ids(hid_t group, const Place& at, std::size_t n)
   return ids;
 }
 
-// A real attribute of the group, else of the root, else NaN.
-double real_attribute(hid_t group, hid_t root, const std::string& name) {
+// A number attribute of the group, else of the root; NaN where neither has one. An integer
+// attribute is the number it holds (numpy writes G = 2 as one); an attribute that is there but
+// is not one finite number is refused, never taken as absent (G = 1, ε = 0, t = 0 instead).
+double real_attribute(hid_t group, hid_t root, const Place& at, const std::string& name) {
   for (hid_t object : {group, root})
     if (h5::has_attribute(object, name)) {
-      const h5::Attribute a = h5::read_attribute(object, name);
-      if (a.type == h5::Attribute::Type::Real && a.reals.size() == 1) return a.reals[0];
+      const std::string where = fmt::format("{}:{} attribute '{}'", at.file,
+                                            object == group ? at.group : "/", name);
+      h5::Attribute a;
+      try {
+        a = h5::read_attribute(object, name);
+      } catch (const InputError&) {
+        throw ParameterError(where, "a value of a type orrery does not read", "one number");
+      }
+      if (a.type == h5::Attribute::Type::Integer) return static_cast<double>(a.integer);
+      if (a.type == h5::Attribute::Type::Text)
+        throw ParameterError(where, fmt::format("the text \"{}\"", a.text), "one number");
+      if (a.reals.size() != 1)
+        throw ParameterError(where, fmt::format("{} numbers", a.reals.size()), "one number");
+      if (!std::isfinite(a.reals[0]))
+        throw ParameterError(where, fmt::format("{}", a.reals[0]), "a finite number");
+      return a.reals[0];
     }
   return std::numeric_limits<double>::quiet_NaN();
 }
@@ -166,9 +182,9 @@ HdfParticles read_particle_hdf5(const std::filesystem::path& path, const std::st
     for (std::size_t i = 0; i < n; ++i)
       require(at, "softening", i, -1, p.softening[i], false, true);
   }
-  out.g = real_attribute(g.id(), root.id(), "G");
-  out.softening = real_attribute(g.id(), root.id(), "softening");
-  out.time = real_attribute(g.id(), root.id(), "time");
+  out.g = real_attribute(g.id(), root.id(), at, "G");
+  out.softening = real_attribute(g.id(), root.id(), at, "softening");
+  out.time = real_attribute(g.id(), root.id(), at, "time");
   out.units = text_attribute(g.id(), root.id(), "units");
   return out;
 }

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <zlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +11,8 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -27,6 +30,13 @@ constexpr const char* kDescription = "run.h5";
 constexpr const char* kSnapshotPrefix = "snapshot_";
 constexpr const char* kCheckpointPrefix = "checkpoint_";
 constexpr int kCheckpointsKept = 2;
+
+// A checkpoint that verifies but belongs to another run.h5: refused whole, not passed over as
+// damaged (every older checkpoint of this run would be renamed otherwise).
+class RunMismatch : public InputError {
+ public:
+  using InputError::InputError;
+};
 
 // ---- Diagnostics as attributes.
 
@@ -128,6 +138,16 @@ void remove_abandoned_starts(const fs::path& name) {
         !RunLock::held(entry.path()))
       fs::remove_all(entry.path(), ec);
   }
+}
+
+// The CRC-32 (zlib) of the bytes of `path`.
+std::int64_t file_crc32(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (!in.good() && !in.eof())
+    throw InputError(fmt::format("'{}' cannot be read", path.string()));
+  return static_cast<std::int64_t>(
+      crc32_z(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
 }
 
 }  // namespace
@@ -242,6 +262,7 @@ void RunStore::load_header() {
   header_.g = h5::read_attribute(root, "G").reals.at(0);
   header_.softening = h5::read_attribute(root, "softening").reals.at(0);
   header_.units = h5::read_attribute(root, "units").text;
+  description_crc32_ = file_crc32(run_description_path(folder_));
 }
 
 h5::Handle RunStore::description() const {
@@ -327,7 +348,9 @@ void RunStore::remove_snapshots_from(std::int64_t first) {
 
 template <class Real>
 void RunStore::write_checkpoint(const Checkpoint<Real>& c) {
-  write_checkpoint_file(checkpoint_path(folder_, c.clock.steps), c);
+  Checkpoint<Real> bound = c;
+  bound.run_crc32 = description_crc32_;
+  write_checkpoint_file(checkpoint_path(folder_, c.clock.steps), bound);
   auto all = run_checkpoints(folder_);
   if (all.size() <= static_cast<std::size_t>(kCheckpointsKept)) return;
   all.resize(all.size() - kCheckpointsKept);
@@ -344,6 +367,12 @@ Checkpoint<Real> RunStore::read_checkpoint(std::vector<std::string>& notes) {
       Checkpoint<Real> c = read_checkpoint_file<Real>(path);
       if (c.clock.steps != *it)
         throw InputError(fmt::format("'{}' holds step {}", path.string(), c.clock.steps));
+      if (c.run_crc32 >= 0 && c.run_crc32 != description_crc32_)
+        throw RunMismatch(fmt::format(
+            "--resume: '{}' was not written by the run in '{}': its record of {} does not match "
+            "the one there (a checkpoint copied from another run, or {} changed or damaged "
+            "since); not resumed",
+            path.string(), name_.string(), kDescription, kDescription));
       for (const auto& d : damaged) {
         std::error_code ec;
         fs::rename(d, fs::path(d.string() + ".damaged"), ec);
@@ -355,6 +384,8 @@ Checkpoint<Real> RunStore::read_checkpoint(std::vector<std::string>& notes) {
                                     path.string(), c.clock.steps, c.clock.t,
                                     damaged.front().filename().string()));
       return c;
+    } catch (const RunMismatch&) {
+      throw;
     } catch (const InputError& e) {
       notes.push_back(e.what());
       damaged.push_back(path);

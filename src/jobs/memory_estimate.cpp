@@ -16,7 +16,12 @@ namespace {
 // Bytes per pixel: int32 count and uint8 mask; the RGB picture and its PNG (at most about the
 // picture's size); with --data, the HDF5 image of counts and mask held twice (the in-memory
 // file and the copy taken of it).
-constexpr double kMapBytesPerPixel = 4 + 1 + 3 + 3;
+// The work pool's order of the pixels left once the first are done (ensemble/schedule/
+// work_pool.cpp): their keys and indices (16 bytes), std::stable_sort's buffer of as many, the
+// sorted indices (8) and a flag (1), held together in address space at its peak; without them
+// a map under `ulimit -v` passed the estimate and ended in std::bad_alloc.
+constexpr double kWorkPoolBytesPerPixel = 16 + 16 + 8 + 1;
+constexpr double kMapBytesPerPixel = 4 + 1 + 3 + 3 + kWorkPoolBytesPerPixel;
 constexpr double kMapDataBytesPerPixel = 2 * (4 + 1);
 
 // Words of the working precision per particle besides the integrator's own arrays: the state

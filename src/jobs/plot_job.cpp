@@ -37,6 +37,8 @@ std::vector<ParamField<J>> make_fields() {
                          &J::lagrangian));
   f.push_back(integer_field("width", "picture width, pixels", &J::width, 200, 8000));
   f.push_back(integer_field("height", "picture height, pixels", &J::height, 150, 8000));
+  f.push_back(flag_field("overwrite", "replace the pictures where they exist", &J::overwrite));
+  f.push_back(flag_field("quiet", "no summary", &J::quiet));
   return f;
 }
 
@@ -62,7 +64,10 @@ PlotOutcome run_plot_job(const PlotJob& job) {
   const std::string& units = facts.units;
   const std::string prefix = job.out.empty() ? facts.name : job.out;
   const std::string energy_png = prefix + "-energy.png", lagrangian_png = prefix + "-lagrangian.png";
-  check_output_path("--out", energy_png);
+  const bool lagrangian = job.lagrangian || is_cluster_scene(facts.scene);
+  check_output("--out", energy_png, job.overwrite, {{"RUN", job.run}});
+  if (lagrangian) check_output("--out", lagrangian_png, job.overwrite, {{"RUN", job.run}});
+  const IfExists if_exists = job.overwrite ? IfExists::replace : IfExists::refuse;
   const auto rows = run_diagnostics(job.run);
   if (rows.empty()) throw InputError(fmt::format("'{}' holds no snapshot", job.run));
   const auto time = diagnostics_column(rows, "time");
@@ -80,10 +85,11 @@ PlotOutcome run_plot_job(const PlotJob& job) {
   write_png(energy_png,
             to_rgb_image(draw_line_plot({"Relative drift of the conserved quantities", t_label,
                                          "relative drift", true},
-                                        drifts, w, h)));
+                                        drifts, w, h)),
+            if_exists);
   out.written.push_back(energy_png);
 
-  if (job.lagrangian || is_cluster_scene(facts.scene)) {
+  if (lagrangian) {
     std::vector<PlotSeries> radii(3);
     for (int k = 0; k < 3; ++k)
       radii[k] = {fmt::format("{:.0f} % of the mass", 100 * kLagrangianFractions[k]), {}, {},
@@ -101,7 +107,8 @@ PlotOutcome run_plot_job(const PlotJob& job) {
     write_png(lagrangian_png,
               to_rgb_image(draw_line_plot({"Lagrangian radii about the centre of mass", t_label,
                                            with_unit("radius", r_unit), true},
-                                          radii, w, h)));
+                                          radii, w, h)),
+              if_exists);
     out.written.push_back(lagrangian_png);
   }
   return out;

@@ -47,6 +47,7 @@ std::vector<ParamField<J>> make_fields() {
                          &J::elevation, RealRule::Finite));
   f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 0, 4096));
   f.push_back(flag_field("overwrite", "replace --out where it exists", &J::overwrite));
+  f.push_back(flag_field("quiet", "no summary", &J::quiet));
   return f;
 }
 
@@ -56,6 +57,21 @@ const std::vector<ParamField<RenderJob>>& render_job_fields() {
   static const auto fields = make_fields();
   return fields;
 }
+
+namespace {
+
+// Snapshot `index`, frame k of the movie. A snapshot found damaged after the first frame is a
+// run that failed on its way (exit 1), not input refused before work (exit 2).
+HdfParticles read_snapshot(const std::string& run, std::int64_t index, std::size_t k) {
+  try {
+    return read_particle_hdf5(snapshot_path(run, index));
+  } catch (const InputError& e) {
+    if (k == 0) throw;
+    throw RunError(fmt::format("frame {}: {} ({} frames drawn before it)", k, e.what(), k));
+  }
+}
+
+}  // namespace
 
 RenderOutcome run_render_job(const RenderJob& job) {
   const RunFacts facts = read_run_facts(job.run);
@@ -100,7 +116,11 @@ RenderOutcome run_render_job(const RenderJob& job) {
                     job.overwrite ? IfExists::replace : IfExists::refuse);
   double saturation = 0;
   for (std::size_t k = 0; k < snapshots.size(); ++k) {
-    const HdfParticles s = read_particle_hdf5(snapshot_path(job.run, snapshots[k]));
+    if (job.stop && job.stop()) {
+      outcome.stopped = true;
+      return outcome;  // the encoder, destroyed, stops ffmpeg and removes its files
+    }
+    const HdfParticles s = read_snapshot(job.run, snapshots[k], k);
     const Particles<double>& p = s.particles;
     if (k == 0) look = frame_look_of(p, job.extent, facts.scene_n);
     const auto t0 = std::chrono::steady_clock::now();

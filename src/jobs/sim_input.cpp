@@ -51,11 +51,24 @@ SimStart read_sim_input(const SimJob& job) {
   in.ic = read_particle_file(path);
   in.dt = in.ic.dt;
   in.t_end = in.ic.t_end;
+  in.start_time = in.ic.time;
   if (is_hdf5(path)) {
     h5::Handle file = h5::open_file(path.string());
     if (is_snapshot(file.id())) {
-      // A snapshot goes on from its time, with its run's step and end time.
-      auto real = [&](const char* name) { return h5::read_attribute(file.id(), name).reals.at(0); };
+      // A snapshot goes on from its time, with its run's step and end time (integers read as
+      // the numbers they are, what is not a finite number refused).
+      auto real = [&](const char* name) {
+        const h5::Attribute a = h5::read_attribute(file.id(), name);
+        const bool one = a.type == h5::Attribute::Type::Integer ||
+                         (a.type != h5::Attribute::Type::Text && a.reals.size() == 1);
+        const double x = a.type == h5::Attribute::Type::Integer ? static_cast<double>(a.integer)
+                         : one ? a.reals[0]
+                               : std::nan("");
+        if (!std::isfinite(x))
+          throw ParameterError(fmt::format("{}:/ attribute '{}'", path.string(), name),
+                               one ? fmt::format("{}", x) : "not one number", "a finite number");
+        return x;
+      };
       in.start_time = real("time");
       in.dt = real("dt");
       in.t_end = real("t-end");

@@ -56,6 +56,11 @@ void describe_run(hid_t root, const SimJob& job, const Plan& plan, const EngineF
       write_param_attribute(root, f.name, f.get(stored));
   for (const auto& [name, value] : plan.ic.parameters)
     write_param_attribute(root, "scene." + name, value);
+  if (!job.input.empty()) {  // the file itself, which --resume compares with its --input
+    std::error_code ec;
+    const auto path = std::filesystem::canonical(job.input, ec);
+    if (!ec) h5::write_attribute(root, "input_path", path.string());
+  }
   h5::write_attribute(root, "every-time", job.every_time);
   h5::write_attribute(root, "start_time", plan.start_time);
   h5::write_attribute(root, "G", plan.ic.g);
@@ -69,6 +74,16 @@ void describe_run(hid_t root, const SimJob& job, const Plan& plan, const EngineF
   h5::write_attribute(root, "format", std::string("orrery run"));
   h5::write_attribute(root, "orrery_version", version());
   h5::write_attribute(root, "git_hash", git_hash());
+}
+
+// --input given again names the run's file when it is that file, however spelled (./a.csv,
+// an absolute path, from another folder): compared as files (device and inode), not as text.
+bool same_input(hid_t root, const std::string& given, const std::string& stored) {
+  if (given == stored) return true;
+  std::error_code ec;
+  if (std::filesystem::equivalent(given, stored, ec)) return true;
+  return h5::has_attribute(root, "input_path") &&
+         std::filesystem::equivalent(given, h5::read_attribute(root, "input_path").text, ec);
 }
 
 SimCadence cadence_of(const SimJob& job, const RunSettings& s) {
@@ -252,7 +267,10 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
         const ParamValue in_file = read_param_attribute(root, f);
         const bool given_now =
             std::find(job.given.begin(), job.given.end(), f.name) != job.given.end();
-        if (given_now && f.get(job) != in_file)
+        const bool same = f.name == "input" && std::holds_alternative<std::string>(in_file)
+                              ? same_input(root, job.input, std::get<std::string>(in_file))
+                              : f.get(job) == in_file;
+        if (given_now && !same)
           throw ParameterError("--" + f.name, format_param_value(f.get(job)),
                                fmt::format("the run's own {} ({}), or nothing: --resume "
                                            "continues the run as it was made",

@@ -58,14 +58,20 @@ class LiveSource final : public FrameSource {
 
   void capture(ViewFrame& out) override {
     fill_frame_bodies(convert_particles<double>(sim_.particles()), colour_by_, look, out);
-    if (!measured_ || seconds_since(drift_measured_) > kDriftInterval) {
+    // Measured again once the state has left the start (a drift of the start alone is 0 and
+    // says nothing), then at most every kDriftInterval.
+    const bool only_the_start = measured_ && drift_steps_ == 0 && sim_.clock().steps > 0;
+    if (!measured_ || only_the_start || seconds_since(drift_measured_) > kDriftInterval) {
       drift_ = drift_since(initial_, sim_.diagnostics()).energy;
+      drift_time_ = sim_.clock().time();
+      drift_steps_ = sim_.clock().steps;
       drift_measured_ = Clock::now();
       measured_ = true;
     }
     out.time = sim_.clock().time();
     out.index = sim_.clock().steps;
     out.energy_drift = drift_;
+    out.energy_drift_time = drift_time_;
     out.steps_per_second = rate_;
     out.at_end = at_end();
   }
@@ -87,7 +93,8 @@ class LiveSource final : public FrameSource {
   ColourBy colour_by_;
   double t_end_;
   Diagnostics initial_;
-  double drift_ = 0, rate_ = 0;
+  double drift_ = 0, rate_ = 0, drift_time_ = 0;
+  std::int64_t drift_steps_ = 0;
   bool measured_ = false;
   Clock::time_point drift_measured_;
 };

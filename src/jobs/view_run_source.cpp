@@ -44,6 +44,7 @@ class RunSource final : public FrameSource {
     out.index = index;
     out.steps_per_second = 0;
     out.energy_drift = std::nan("");
+    out.energy_drift_time = s.time;
     for (std::size_t r = 0; r < rows_.size(); ++r)
       if (rows_[r].index == index) out.energy_drift = drift_[r];
     out.at_end = at_end();

@@ -3,8 +3,9 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,6 +44,72 @@ std::string tail_of(const fs::path& log) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
   const auto cut = text.rfind('\n');
   return cut == std::string::npos ? text : text.substr(cut + 1);
+}
+
+// " (the disk holding 'folder' is full)" where it is, else "": ffmpeg's own words go to a log
+// on that same disk, which then stays empty, and the pipe only says "Broken pipe".
+std::string full_disk_note(const fs::path& folder) {
+  struct statvfs fs {};
+  if (::statvfs(folder.c_str(), &fs) != 0 || fs.f_bavail > 0) return "";
+  return fmt::format(" (the disk holding '{}' is full)", folder.string());
+}
+
+// ffmpeg reading frames from `read_end`, its words to `log`. It is killed with this process,
+// even by SIGKILL (PR_SET_PDEATHSIG: no encoder left running for nobody), and has a process
+// group of its own, so that Ctrl-C at a terminal reaches orrery alone, which stops it after
+// removing what it wrote. Files are opened before fork: the child calls only async-signal-safe
+// functions. (The parent that PR_SET_PDEATHSIG watches is the thread that forks: encoders are
+// made on a job's main thread.)
+pid_t spawn_ffmpeg(std::vector<char*>& argv, int read_end, const fs::path& log) {
+  const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int open_error = errno;
+  if (null_fd < 0 || log_fd < 0) {
+    if (null_fd >= 0) ::close(null_fd);
+    if (log_fd >= 0) ::close(log_fd);
+    throw RunError(fmt::format("cannot start ffmpeg: cannot open '{}': {}", log.string(),
+                               std::strerror(open_error)));
+  }
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);  // orrery died before the line above
+    ::setpgid(0, 0);
+    ::signal(SIGPIPE, SIG_DFL);
+    ::signal(SIGXFSZ, SIG_DFL);
+    ::dup2(read_end, 0);
+    ::dup2(null_fd, 1);
+    ::dup2(log_fd, 2);
+    ::execve(argv[0], argv.data(), environ);
+    ::_exit(127);
+  }
+  const int fork_error = errno;
+  ::close(null_fd);
+  ::close(log_fd);
+  if (pid < 0) throw RunError(fmt::format("cannot start ffmpeg: {}", std::strerror(fork_error)));
+  return pid;
+}
+
+// The temporary movies and logs ".OUT.tmp-PID.mp4" and ".OUT.log-PID" of encoders whose process
+// is gone (killed by SIGKILL, or stopped by a second signal): no one else removes them.
+void remove_abandoned(const fs::path& parent, const std::string& name) {
+  const std::string movie = "." + name + ".tmp-", log = "." + name + ".log-";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string f = entry.path().filename().string();
+    std::string pid;
+    if (f.rfind(movie, 0) == 0 && f.size() > movie.size() + 4 &&
+        f.compare(f.size() - 4, 4, ".mp4") == 0)
+      pid = f.substr(movie.size(), f.size() - movie.size() - 4);
+    else if (f.rfind(log, 0) == 0)
+      pid = f.substr(log.size());
+    if (pid.empty() || pid.size() > 9 ||
+        pid.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    const pid_t owner = static_cast<pid_t>(std::stol(pid));
+    if (owner != ::getpid() && ::kill(owner, 0) != 0 && errno == ESRCH) fs::remove(entry.path(), ec);
+  }
 }
 
 }  // namespace
@@ -88,22 +155,18 @@ VideoEncoder::VideoEncoder(const std::string& ffmpeg, const fs::path& out, int w
   std::vector<char*> argv;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  remove_abandoned(parent, out.filename().string());
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
     throw RunError(fmt::format("cannot start ffmpeg: {}", std::strerror(errno)));
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[0], 0);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  const int failed = ::posix_spawn(&pid_, ffmpeg.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(fds[0]);
-  if (failed != 0) {
+  try {
+    pid_ = spawn_ffmpeg(argv, fds[0], log_);
+  } catch (...) {
+    ::close(fds[0]);
     ::close(fds[1]);
-    pid_ = -1;
-    throw RunError(fmt::format("cannot start '{}': {}", ffmpeg, std::strerror(failed)));
+    throw;
   }
+  ::close(fds[0]);
   pipe_ = fds[1];
   // A pipe whose reader died reports EPIPE to write() instead of killing this process.
   ::signal(SIGPIPE, SIG_IGN);
@@ -140,7 +203,8 @@ void VideoEncoder::add(const FrameImage& frame) {
       ::waitpid(pid_, &status, 0);
       pid_ = -1;
       const std::string said = tail_of(log_);
-      throw RunError(fmt::format("ffmpeg stopped taking frames ({}){}{}", why,
+      throw RunError(fmt::format("ffmpeg stopped taking frames ({}){}{}{}", why,
+                                 full_disk_note(temporary_.parent_path()),
                                  said.empty() ? "" : ": ", said));
     }
     bytes += n, left -= static_cast<std::size_t>(n);
@@ -155,7 +219,8 @@ void VideoEncoder::finish() {
   pid_ = -1;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     const std::string said = tail_of(log_);
-    throw RunError(fmt::format("ffmpeg failed to encode '{}'{}{}", out_.string(),
+    throw RunError(fmt::format("ffmpeg failed to encode '{}'{}{}{}", out_.string(),
+                               full_disk_note(temporary_.parent_path()),
                                said.empty() ? "" : ": ", said));
   }
   // On disk before it takes the name, as every file orrery writes (io/output_set.hpp).

@@ -64,7 +64,7 @@ TEST(InputLimitsCli, StepCountsThatOverflowOrNeverEndAreRefused) {
 TEST(InputLimitsCli, MemoryBeyondTheLimitIsRefusedWithBothFigures) {
   test::TempDir dir;
   const auto map = run_limited("4000000", "map --resolution 100000 --out m.png", dir.path());
-  expect_refused(map, "a 100000x100000 map needs about 110 GB of memory; this process may use ");
+  expect_refused(map, "a 100000x100000 map needs about 520 GB of memory; this process may use ");
   EXPECT_NE(map.err.find("(ulimit -v)"), std::string::npos) << map.err;
   const auto sim =
       run_limited("4000000", "sim --scene plummer --n 30000000 --out run.h5", dir.path());
@@ -193,6 +193,70 @@ TEST(InputLimitsCli, ProgressShowsSimulationTimeFitsTheTerminalAndIsCleared) {
                            dir.path());
   EXPECT_EQ(off.status, 0);
   EXPECT_EQ(off.err, "") << "progress written where stderr is not a terminal";
+}
+
+// Bodies 1e-170 apart: r² = 1e-340 is 0 in fp64, so the pull between them is infinite. Every
+// engine refuses them before work, as one point (the tree engines dropped the pair).
+TEST(InputLimitsCli, BodiesWhoseSeparationSquaredUnderflowsAreRefusedByEveryEngine) {
+  test::TempDir dir;
+  test::write_text(dir / "near.csv",
+                   "x,y,z,vx,vy,vz,mass\n0,0,0,0,0,0,1\n1e-170,0,0,0,0,0,1\n5,0,0,0,0.3,0,1\n");
+  for (const std::string engine : {"direct", "tree"}) {
+    expect_refused(run_cli({"sim", "--input", "near.csv", "--engine", engine, "--dt", "0.01",
+                            "--t-end", "0.02", "--out", "run", "--quiet"},
+                           dir.path()),
+                   "particles 0 and 1 (ids 0 and 1)");
+    EXPECT_FALSE(std::filesystem::exists(dir / "run")) << engine;
+    expect_refused(
+        run_cli({"forces", "--input", "near.csv", "--engine", engine, "--out", "f.h5"}, dir.path()),
+        "square of their separation is 0 in fp64");
+    EXPECT_FALSE(std::filesystem::exists(dir / "f.h5")) << engine;
+  }
+}
+
+// A config that is not TOML is refused before work, whatever size the file reports: files of
+// /proc report 0 bytes and were read as an empty config (the default map ran).
+TEST(InputLimitsCli, AConfigThatIsNotTomlIsRefused) {
+  test::TempDir dir;
+  const auto environ = run_cli({"map", "--config", "/proc/self/environ", "--out", "m.png"},
+                               dir.path());
+  expect_refused(environ, "--config: '/proc/self/environ'");
+  EXPECT_FALSE(std::filesystem::exists(dir / "m.png"));
+  test::write_text(dir / "nul.toml", std::string("steps = 10\0resolution = 4\n", 26));
+  expect_refused(run_cli({"map", "--config", "nul.toml", "--out", "m.png"}, dir.path()),
+                 "NUL byte at byte 10");
+  EXPECT_FALSE(std::filesystem::exists(dir / "m.png"));
+}
+
+TEST(InputLimitsCli, AWordThatIsNoCommandIsNamed) {
+  test::TempDir dir;
+  const auto r = run_cli({"bogus"}, dir.path());
+  expect_refused(r, "orrery: 'bogus' is not a command (expected one of: map, ");
+  EXPECT_NE(r.err.find("view"), std::string::npos) << r.err;
+}
+
+TEST(InputLimitsCli, EveryCommandTakesQuiet) {
+  test::TempDir dir;
+  for (const std::string command : {"map", "ensemble", "sim", "forces", "plot", "render", "zoom",
+                                    "view"}) {
+    const auto r = run_cli({command, "--help"}, dir.path());
+    EXPECT_EQ(r.status, 0) << command;
+    EXPECT_NE(r.out.find("--quiet"), std::string::npos) << command << " has no --quiet";
+  }
+}
+
+// Under an address-space limit a map or zoom either fits or is refused before work, naming its
+// need and the limit: never std::bad_alloc's abort (status 134) on the way.
+TEST(InputLimitsCli, AMapUnderUlimitFitsOrIsRefusedNeverAborts) {
+  test::TempDir dir;
+  for (const std::string args :
+       {"map --resolution 3000 --steps 10 --backend cpu --quiet --out m.png",
+        "map --resolution 3000 --steps 10 --backend cpu --quiet --out m.png --data m.h5",
+        "zoom --resolution 2600 --steps 10 --frames 2 --backend cpu --quiet --out z.mp4"}) {
+    const auto r = run_limited("300000", args, dir.path());
+    EXPECT_TRUE(r.status == 0 || r.status == 2) << args << ": " << r.status << " " << r.err;
+    if (r.status == 2) EXPECT_NE(r.err.find("needs about"), std::string::npos) << r.err;
+  }
 }
 
 }  // namespace

@@ -47,6 +47,16 @@ TEST(PlotCli, DrawsTheDriftAndTheLagrangianRadiiOfACluster) {
   r = run_cli({"plot", "cluster", "--out", "again"}, dir.path());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir / "again-energy.png"));
+  // The pictures are the user's once written: replaced only with --overwrite.
+  const std::string kept = test::read_text(dir / "cluster-lagrangian.png");
+  r = run_cli({"plot", "cluster", "--width", "400"}, dir.path());
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--overwrite"), std::string::npos) << r.err;
+  EXPECT_EQ(test::read_text(dir / "cluster-lagrangian.png"), kept);
+  r = run_cli({"plot", "cluster", "--width", "400", "--overwrite", "--quiet"}, dir.path());
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(read_png(dir / "cluster-energy.png").width, 400);
   r = run_cli({"plot", "nowhere"}, dir.path());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("nowhere"), std::string::npos) << r.err;

@@ -6,13 +6,19 @@
 
 #include "orrery/render/frame_image.hpp"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
+
+#include <fmt/format.h>
 
 #include "orrery/io/png_file.hpp"
 #include "orrery/io/run_store.hpp"
+#include "orrery/render/video_encoder.hpp"
 #include "ffprobe_frames.hpp"
 #include "run_cli.hpp"
+#include "spawn_cli.hpp"
 
 namespace orrery {
 namespace {
@@ -125,6 +131,93 @@ TEST_F(RenderCli, RefusesWhatItCannotDraw) {
   r = run_cli({"render", "galaxies", "--camera", "spin"}, *dir_);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("fixed, follow, orbit"), std::string::npos) << r.err;
+}
+
+// A snapshot damaged after some frames were drawn: the run failed on its way (status 1, not the
+// 2 of input refused before work), said in the program's own words without HDF5's error stack.
+TEST_F(RenderCli, ASnapshotDamagedMidwayEndsTheRenderWithStatusOne) {
+  namespace fs = std::filesystem;
+  fs::remove_all(*dir_ / "damaged");
+  fs::copy(*dir_ / "galaxies", *dir_ / "damaged");
+  const fs::path victim = snapshot_path(*dir_ / "damaged", 5);
+  fs::resize_file(victim, fs::file_size(victim) / 2);
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", "/nonexistent", 1);  // frames as PNG files: no encoder to stop
+  const auto r = run_cli({"render", "damaged", "--out", "damaged.mp4", "--width", "64",
+                          "--height", "36"},
+                         *dir_);
+  ::setenv("PATH", path.c_str(), 1);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("frame 5: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("snapshot_000005.h5"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("HDF5-DIAG"), std::string::npos) << r.err;
+}
+
+// The processes whose command line has an argument ending in `name` (the ffmpeg writing it).
+std::vector<pid_t> processes_naming(const std::string& name) {
+  std::vector<pid_t> found;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string cmdline = test::read_text(entry.path() / "cmdline");
+    std::size_t start = 0;
+    while (start < cmdline.size()) {
+      const std::size_t end = std::min(cmdline.find('\0', start), cmdline.size());
+      const std::string arg = cmdline.substr(start, end - start);
+      if (arg.size() >= name.size() && arg.compare(arg.size() - name.size(), name.size(), name) == 0)
+        found.push_back(static_cast<pid_t>(std::stol(pid)));
+      start = end + 1;
+    }
+  }
+  return found;
+}
+
+std::vector<std::string> hidden_files_of(const std::filesystem::path& dir, const std::string& out) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string f = entry.path().filename().string();
+    if (f.rfind("." + out + ".", 0) == 0) names.push_back(f);
+  }
+  return names;
+}
+
+// SIGTERM and SIGINT stop a render between frames: ffmpeg stopped, its temporary movie and log
+// removed, status 128 + the signal. SIGKILL cannot be caught: ffmpeg dies with orrery
+// (PR_SET_PDEATHSIG) instead of encoding on as an orphan, and the next render to that name
+// removes what the killed one left.
+TEST_F(RenderCli, SignalsLeaveNoTemporaryNoLogAndNoEncoderBehind) {
+  if (find_ffmpeg().empty()) GTEST_SKIP() << "no ffmpeg here";
+  ASSERT_EQ(run_cli({"sim", "--scene", "plummer", "--n", "500", "--seed", "1", "--dt", "0.001",
+                     "--t-end", "0.4", "--every", "1", "--quiet", "--max-drift", "0", "--out",
+                     "long"},
+                    *dir_)
+                .status,
+            0);
+  for (const int signal : {SIGTERM, SIGINT, SIGKILL}) {
+    const pid_t pid = test::spawn_cli({"render", "long", "--out", "sig.mp4"}, *dir_);
+    const std::string temporary = fmt::format(".sig.mp4.tmp-{}.mp4", pid);
+    ASSERT_TRUE(test::wait_for(*dir_ / temporary)) << test::read_text(*dir_ / ".spawn-err");
+    ASSERT_EQ(processes_naming(temporary).size(), 1u);
+    ::kill(pid, signal);
+    EXPECT_EQ(test::wait_cli(pid), 128 + signal) << test::read_text(*dir_ / ".spawn-err");
+    EXPECT_FALSE(std::filesystem::exists(*dir_ / "sig.mp4"));
+    // The encoder ends with it (a killed parent's child is signalled at once, but may take a
+    // moment to go).
+    for (int k = 0; k < 100 && !processes_naming(temporary).empty(); ++k)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_TRUE(processes_naming(temporary).empty()) << "ffmpeg left running after signal " << signal;
+    if (signal == SIGKILL) {
+      EXPECT_FALSE(hidden_files_of(*dir_, "sig.mp4").empty());  // what SIGKILL leaves
+      const auto next = run_cli({"render", "long", "--out", "sig.mp4", "--width", "64",
+                                 "--height", "36", "--quiet"},
+                                *dir_);
+      EXPECT_EQ(next.status, 0) << next.err;
+      EXPECT_EQ(next.out, "");  // --quiet
+      std::filesystem::remove(*dir_ / "sig.mp4");
+    }
+    EXPECT_TRUE(hidden_files_of(*dir_, "sig.mp4").empty())
+        << "after signal " << signal << ": " << hidden_files_of(*dir_, "sig.mp4").front();
+  }
 }
 
 }  // namespace

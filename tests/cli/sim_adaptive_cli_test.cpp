@@ -138,5 +138,26 @@ TEST(SimAdaptiveCli, ATolerancePassesOnlyToAnEmbeddedPair) {
   EXPECT_FALSE(std::filesystem::exists(dir / "run"));
 }
 
+// A tolerance below what the precision can resolve controls nothing: refused, naming the least
+// one it takes; the same tolerance in fp128 runs.
+TEST(SimAdaptiveCli, ATolerancePastThePrecisionIsRefused) {
+  test::TempDir dir;
+  auto run = [&](const std::string& precision, const std::string& out) {
+    return run_cli({"sim", "--scene", "kepler", "--integrator", "dop853", "--tolerance", "1e-14",
+                    "--precision", precision, "--t-end", "0.1", "--backend", "cpu", "--quiet",
+                    "--out", out},
+                   dir.path());
+  };
+  const auto fp64 = run("fp64", "run64");
+  EXPECT_EQ(fp64.status, 2) << fp64.err;
+  EXPECT_NE(fp64.err.find("--tolerance: 1e-14 is not accepted (expected a tolerance >= 1.1e-14 in "
+                          "fp64"),
+            std::string::npos)
+      << fp64.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "run64"));
+  const auto fp128 = run("fp128", "run128");
+  EXPECT_EQ(fp128.status, 0) << fp128.err;
+}
+
 }  // namespace
 }  // namespace orrery

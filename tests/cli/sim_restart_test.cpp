@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
+#include <fstream>
 
+#include "orrery/io/hdf5_file.hpp"
 #include "orrery/io/run_store.hpp"
 #include "run_cli.hpp"
 #include "spawn_cli.hpp"
@@ -142,6 +145,92 @@ TEST(SimRestart, TheOriginalCommandLineResumesAndAChangedValueIsRefused) {
   // Once finished, the same command line again has nothing left to do.
   const auto done = run_cli(with(run, {"--resume"}), dir.path());
   EXPECT_EQ(done.status, 0) << done.err;
+  const auto said = run_cli({"sim", "--out", "run", "--resume"}, dir.path());
+  EXPECT_EQ(said.status, 0) << said.err;
+  EXPECT_NE(said.out.find("has reached its end, t = 0.5, already: nothing to do (51 snapshots)"),
+            std::string::npos)
+      << said.out;
+}
+
+// A valid checkpoint of another run copied into a run (of other particles, or of another step),
+// and a bit flipped in a value of run.h5 (the initial energy, from which every drift is
+// measured): neither is resumed from, and the run's files stay as they were.
+TEST(SimRestart, ACheckpointOfAnotherRunOrAChangedRunFileIsRefused) {
+  test::TempDir dir;
+  namespace fs = std::filesystem;
+  auto run = [](const std::string& n, const std::string& out, const std::string& dt = "0.01") {
+    return std::vector<std::string>{"sim",  "--scene", "plummer", "--n",       n,   "--seed",
+                                    "2",    "--dt",    dt,        "--t-end",   "0.3", "--every",
+                                    "1",    "--threads", "1",     "--quiet",   "--out", out};
+  };
+  ASSERT_EQ(run_cli(with(run("300", "big"), {"--stop-after", "10"}), dir.path()).status, 0);
+  ASSERT_EQ(run_cli(with(run("200", "other-dt", "0.02"), {"--stop-after", "10"}), dir.path())
+                .status,
+            0);
+  ASSERT_EQ(run_cli(with(run("200", "small"), {"--stop-after", "10"}), dir.path()).status, 0);
+  for (const std::string donor : {"big", "other-dt"}) {
+    fs::remove_all(dir / "target");
+    fs::copy(dir / "small", dir / "target");
+    fs::copy_file(checkpoint_path(dir / donor, 10), checkpoint_path(dir / "target", 10),
+                  fs::copy_options::overwrite_existing);
+    const auto before = test::run_outputs(dir / "target");
+    const auto r = run_cli(with(run("200", "target"), {"--resume"}), dir.path());
+    EXPECT_EQ(r.status, 2) << donor << ": " << r.err;
+    EXPECT_NE(r.err.find("was not written by the run in 'target'"), std::string::npos) << r.err;
+    EXPECT_TRUE(test::run_outputs(dir / "target") == before) << donor;
+  }
+
+  fs::remove_all(dir / "target");
+  fs::copy(dir / "small", dir / "target");
+  double energy = 0;
+  {
+    h5::Handle f = h5::open_file((dir / "target" / "run.h5").string());
+    h5::Handle g = h5::open_group(f.id(), "initial_diagnostics");
+    energy = h5::read_attribute(g.id(), "energy").reals.at(0);
+  }
+  std::string bytes = test::read_bytes(dir / "target" / "run.h5");
+  std::string pattern(sizeof energy, '\0');
+  std::memcpy(pattern.data(), &energy, sizeof energy);
+  const std::size_t at = bytes.find(pattern);
+  ASSERT_NE(at, std::string::npos);
+  bytes[at] = static_cast<char>(bytes[at] ^ 1);  // the lowest bit of the mantissa
+  std::ofstream(dir / "target" / "run.h5", std::ios::binary | std::ios::trunc) << bytes;
+  const auto before = test::run_outputs(dir / "target");
+  const auto r = run_cli(with(run("200", "target"), {"--resume"}), dir.path());
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("run.h5 changed or damaged"), std::string::npos) << r.err;
+  EXPECT_TRUE(test::run_outputs(dir / "target") == before);
+}
+
+// --resume with --input given again: the same file however spelled continues the run; another
+// file, even of the same bytes, is refused.
+TEST(SimRestart, TheSameInputFileSpelledDifferentlyResumes) {
+  test::TempDir dir;
+  namespace fs = std::filesystem;
+  fs::create_directories(dir / "inp");
+  fs::create_directories(dir / "elsewhere");
+  test::write_text(dir / "inp" / "good.csv",
+                   "m,x,y,z,vx,vy,vz\n1,-0.5,0,0,0,-0.5,0\n1,0.5,0,0,0,0.5,0\n");
+  fs::copy_file(dir / "inp" / "good.csv", dir / "inp" / "twin.csv");
+  auto run = [](const std::string& input, const std::string& out) {
+    return std::vector<std::string>{"sim",     "--input", input,  "--dt",      "0.01",
+                                    "--t-end", "0.5",     "--out", out,        "--threads",
+                                    "1",       "--quiet"};
+  };
+  ASSERT_EQ(run_cli(with(run("inp/good.csv", "run"), {"--stop-after", "5"}), dir.path()).status,
+            0);
+  const std::vector<std::pair<std::string, fs::path>> spellings = {
+      {"./inp/../inp/good.csv", dir.path()},
+      {(dir / "inp" / "good.csv").string(), dir.path()},
+      {"../inp/good.csv", dir / "elsewhere"}};
+  for (const auto& [input, cwd] : spellings) {
+    const std::string out = cwd == dir.path() ? "run" : "../run";
+    const auto r = run_cli(with(run(input, out), {"--resume", "--stop-after", "1"}), cwd);
+    EXPECT_EQ(r.status, 0) << input << ": " << r.err;
+  }
+  const auto other = run_cli(with(run("inp/twin.csv", "run"), {"--resume"}), dir.path());
+  EXPECT_EQ(other.status, 2) << other.err;
+  EXPECT_NE(other.err.find("--input: inp/twin.csv"), std::string::npos) << other.err;
 }
 
 }  // namespace

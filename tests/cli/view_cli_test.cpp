@@ -9,6 +9,7 @@
 
 #include "orrery/io/png_file.hpp"
 #include "orrery/render/frame_image.hpp"
+#include "orrery/io/run_store.hpp"
 #include "run_cli.hpp"
 #include "xvfb_display.hpp"
 
@@ -116,6 +117,21 @@ TEST_F(ViewCli, ARunsSnapshotsLookAsOrreryRenderDrawsThem) {
     }
   EXPECT_LE(most, kMostLevelsApart);
   EXPECT_GT(lit_fraction(shown), kLeastLitFraction);
+}
+
+// A truncated snapshot is said in orrery's one line, without HDF5's error stack (the reader's
+// thread printed it: HDF5 keeps its error printing per thread).
+TEST_F(ViewCli, ADamagedSnapshotIsSaidWithoutHdf5sStack) {
+  const auto sim = run_cli({"sim", "--scene", "kepler", "--t-end", "1", "--dt", "0.01", "--every",
+                            "20", "--backend", "cpu", "--quiet", "--out", "run"},
+                           dir.path());
+  ASSERT_EQ(sim.status, 0) << sim.err;
+  const auto damaged = snapshot_path(dir / "run", 2);
+  std::filesystem::resize_file(damaged, std::filesystem::file_size(damaged) / 2);
+  const auto view = run_cli({"view", "run", "--exit-after-frames", "5"}, dir.path(), on_display_);
+  EXPECT_EQ(view.status, 1) << view.err;
+  EXPECT_NE(view.err.find("snapshot_000002.h5' is truncated"), std::string::npos) << view.err;
+  EXPECT_EQ(view.err.find("HDF5-DIAG"), std::string::npos) << view.err;
 }
 
 TEST_F(ViewCli, WithoutADisplayItSaysSo) {

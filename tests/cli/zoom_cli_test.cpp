@@ -124,6 +124,26 @@ TEST(ZoomCli, CtrlCStopsAfterTheFrameBeingComputed) {
     EXPECT_EQ(name.find(".tmp-"), std::string::npos) << name << " left behind";
 }
 
+// Two zooms on one --frames-dir: the second is refused naming the first (the folder's lock),
+// and the first's frames are those of a zoom alone.
+TEST(ZoomCli, ASecondZoomOnOneFramesDirIsRefusedNamingTheFirst) {
+  test::TempDir dir;
+  const pid_t first = test::spawn_cli(zoom_args("z", "6", "20000", "0.5"), dir.path());
+  ASSERT_TRUE(test::wait_for(dir / "z" / frame_name(0, "png")));
+  auto second_args = zoom_args("z", "6", "20000", "0.5");
+  *(std::find(second_args.begin(), second_args.end(), "--out") + 1) = "other.mp4";
+  const auto second = run_cli(second_args, dir.path());
+  const bool first_ran_on = !std::filesystem::exists(dir / "z.mp4");
+  ::kill(first, SIGKILL);
+  test::wait_cli(first);
+  ASSERT_TRUE(first_ran_on) << "the first zoom ended before the second started";
+  EXPECT_EQ(second.status, 1) << second.err;
+  EXPECT_NE(second.err.find("in use by another orrery (pid " + std::to_string(first)),
+            std::string::npos)
+      << second.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "other.mp4"));
+}
+
 TEST(ZoomCli, WithoutFfmpegTheFramesAreWrittenAndTheCommandGiven) {
   test::TempDir dir;
   const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";

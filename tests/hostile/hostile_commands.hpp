@@ -56,6 +56,7 @@ struct CommandOutput {
   std::string file;               // a name it takes, in the test's folder
   std::function<void(const std::filesystem::path&)> prepare;  // makes the inputs (or nothing)
   bool refuses_existing = true;   // refuses an existing file without --overwrite (or always)
+  std::string written = "";       // the file it writes for `file`, where not `file` itself
 };
 
 inline std::ostream& operator<<(std::ostream& os, const CommandOutput& c) { return os << c.name; }
@@ -90,9 +91,8 @@ inline const std::vector<CommandOutput>& command_outputs() {
        "--out", "x.mp4", nullptr},
       {"view_screenshot", {"view", "--scene", "kepler", "--exit-after-frames", "1"},
        "--screenshot", "x.png", nullptr},
-      // plot writes PREFIX-energy.png; it has no --overwrite yet (issue 32 names no case).
       {"plot_out", {"plot", "{dir}/run"}, "--out", "x", [](const auto& d) { make_small_run(d); },
-       false},
+       true, "x-energy.png"},
   };
   return rows;
 }

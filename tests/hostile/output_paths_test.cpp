@@ -66,10 +66,12 @@ TEST_P(HostileOutputPath, RefusesACurrentFolderThatWasDeletedBeforeWork) {
 
 TEST_P(HostileOutputPath, KeepsAnExistingFileWithoutOverwrite) {
   if (!GetParam().refuses_existing) GTEST_SKIP() << GetParam().name << " has no --overwrite";
-  test::write_text(dir / GetParam().file, "the user's");
+  const std::string& written =
+      GetParam().written.empty() ? GetParam().file : GetParam().written;
+  test::write_text(dir / written, "the user's");
   before = test::listing(dir.path());
-  test::expect_refusal(run(GetParam().file), GetParam().flag + ": " + GetParam().file);
-  EXPECT_EQ(test::read_text(dir / GetParam().file), "the user's");
+  test::expect_refusal(run(GetParam().file), GetParam().flag + ": " + written);
+  EXPECT_EQ(test::read_text(dir / written), "the user's");
   EXPECT_EQ(test::listing(dir.path()), before);
 }
 

@@ -231,5 +231,40 @@ TEST(SceneFile, BadHdf5FilesAreRefusedWithDatasetAndRow) {
   check([](hid_t f) { h5::Handle s = h5::create_group(f, "snapshots"); }, {"/snapshots is empty"});
 }
 
+// Attributes as numpy and h5py write them: integers are the numbers they hold; a non-finite
+// number or a text is refused, never taken for an absent attribute (G = 1, ε = 0, t = 0).
+TEST(SceneFile, Hdf5AttributesAreReadAsNumbersOrRefused) {
+  TempDir dir;
+  const auto integers = dir / "integers.h5";
+  {
+    h5::Handle f = h5::create_file(integers.string());
+    write_group(f.id(), {1.0, 3.0}, kPos, kVel);
+    h5::write_attribute(f.id(), "G", std::int64_t{2});
+    h5::write_attribute(f.id(), "softening", std::int64_t{1});
+    h5::write_attribute(f.id(), "time", std::int64_t{5});
+  }
+  const InitialConditions ic = read_particle_file(integers);
+  EXPECT_EQ(ic.g, 2.0);
+  EXPECT_EQ(ic.softening, 1.0);
+  EXPECT_EQ(ic.time, 5.0);
+  EXPECT_GT(ic.t_end, 5.0);  // the suggested end lies after the particles' time
+  int k = 0;
+  auto refused_with = [&](const std::string& name, auto value, const std::string& said) {
+    const auto path = dir / ("bad" + std::to_string(k++) + ".h5");
+    {
+      h5::Handle f = h5::create_file(path.string());
+      write_group(f.id(), {1.0, 3.0}, kPos, kVel);
+      h5::write_attribute(f.id(), name, value);
+    }
+    const std::string message = refusal(path);
+    EXPECT_TRUE(contains(message, "attribute '" + name + "'")) << message;
+    EXPECT_TRUE(contains(message, said)) << said << " not in: " << message;
+  };
+  refused_with("G", std::nan(""), "nan");
+  refused_with("time", HUGE_VAL, "inf");
+  refused_with("softening", -HUGE_VAL, "-inf");
+  refused_with("G", std::string("2"), "one number");
+}
+
 }  // namespace
 }  // namespace orrery

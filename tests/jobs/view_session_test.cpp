@@ -83,6 +83,24 @@ TEST_F(ViewSessionTest, ALiveSessionShowsEachStateSimWrites) {
   EXPECT_FALSE(s.take(last));
 }
 
+// The drift a live frame carries is of a state that has left the start (the start's own drift
+// is 0 and was shown as the drift for the first second), and says which state's it is.
+TEST_F(ViewSessionTest, ALiveFrameCarriesTheDriftOfAStateAfterTheStart) {
+  ViewJob job;
+  job.sim = small_plummer();
+  job.paused = true;
+  ViewSession s(job);
+  ViewFrame f;
+  ASSERT_TRUE(s.take(f));
+  EXPECT_EQ(f.energy_drift, 0.0);
+  EXPECT_EQ(f.energy_drift_time, 0.0);
+  s.step(+1);
+  ASSERT_TRUE(next_frame(s, f));
+  ASSERT_EQ(f.index, 1);
+  EXPECT_EQ(f.energy_drift_time, f.time);
+  EXPECT_GT(f.energy_drift, 0.0);
+}
+
 TEST_F(ViewSessionTest, PausedItStandsStillAndAStepMovesItOnce) {
   ViewJob job;
   job.sim = small_plummer();

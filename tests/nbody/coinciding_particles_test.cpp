@@ -36,7 +36,7 @@ TEST(CoincidingParticles, FindsTheLowestPairAtAPoint) {
   ASSERT_TRUE(pair);
   EXPECT_EQ(pair->first, 0u);
   EXPECT_EQ(pair->second, 4u);
-  EXPECT_FALSE(find_coinciding_particles(at({{0, 0, 0}, {0, 0, 1e-300}, {1, 0, 0}}), 0.0));
+  EXPECT_FALSE(find_coinciding_particles(at({{0, 0, 0}, {0, 0, 1e-150}, {1, 0, 0}}), 0.0));
   const auto signed_zero = find_coinciding_particles(at({{0, 0, 0}, {-0.0, 0, 0}}), 0.0);
   ASSERT_TRUE(signed_zero);
   EXPECT_EQ(signed_zero->second, 1u);
@@ -66,6 +66,54 @@ TEST(CoincidingParticles, ComparedAsTheRunHoldsThem) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("once rounded to fp32"), std::string::npos) << e.what();
   }
+}
+
+// Distinct positions whose separation squared underflows to 0 pull as hard as one point: every
+// engine would divide by r² = 0 (the tree engines took such a pair for a body and itself, and
+// dropped it).
+TEST(CoincidingParticles, PairsWhoseSeparationSquaredUnderflowsAreFound) {
+  const auto near = at({{5, 0, 0}, {0, 0, 0}, {3, 3, 3}, {1e-170, 0, 0}});
+  const auto pair = find_coinciding_particles(near, 0.0);
+  ASSERT_TRUE(pair);
+  EXPECT_EQ(pair->first, 1u);
+  EXPECT_EQ(pair->second, 3u);
+  EXPECT_FALSE(find_coinciding_particles(near, 0.0, Precision::fp128));  // 1e-340 is held there
+  // One coordinate equal and far from 0, another tiny in both.
+  const auto offset = find_coinciding_particles(at({{7, 1e-200, 0}, {1, 1, 1}, {7, -1e-200, 0}}), 0.0);
+  ASSERT_TRUE(offset);
+  EXPECT_EQ(offset->second, 2u);
+  // fp32: the squares of differences below about 4e-23 round to 0.
+  const auto single = at({{0, 1e-30, 0}, {0, 2e-30, 0}});
+  EXPECT_FALSE(find_coinciding_particles(single, 0.0, Precision::fp64));
+  EXPECT_TRUE(find_coinciding_particles(single, 0.0, Precision::fp32));
+  try {
+    check_no_coinciding_particles(near, 0.0, Precision::fp64, "'p.csv'");
+    FAIL() << "not refused";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("particles 1 and 3 (ids 101 and 103) at (0, 0, 0) and (1e-170, 0, 0) are so "
+                     "close that the square of their separation is 0 in fp64"),
+              std::string::npos)
+        << m;
+  }
+}
+
+// 1e308 apart: r² overflows in fp64 and the forces came out NaN, told as "softening too small".
+TEST(CoincidingParticles, SeparationsWhoseSquareOverflowsAreRefused) {
+  const auto far = at({{-1e308, 0, 0}, {1e308, 0, 0}});
+  try {
+    check_no_coinciding_particles(far, 0.0, Precision::fp64, "'far.csv'");
+    FAIL() << "not refused";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'far.csv': the particles lie so far apart that the "
+                                         "square of their separation overflows in fp64"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(check_no_coinciding_particles(far, 0.0, Precision::fp128, "'far.csv'"));
+  const auto single = at({{0, 0, 0}, {0, 1e20, 0}});  // 1e40 > fp32's largest, 3.4e38
+  EXPECT_NO_THROW(check_no_coinciding_particles(single, 0.0, Precision::fp64, "s"));
+  EXPECT_THROW(check_no_coinciding_particles(single, 0.0, Precision::fp32, "s"), InputError);
 }
 
 SimJob from_file(const test::TempDir& dir, const std::string& csv) {

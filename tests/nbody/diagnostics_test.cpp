@@ -11,6 +11,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/nbody/diagnostics.hpp"
+#include "orrery/nbody/potential_sum.hpp"
 #include "orrery/nbody/engines.hpp"
 
 namespace orrery {
@@ -171,6 +172,33 @@ TEST(Diagnostics, CompensatedSumBeatsNaiveSummation) {
   const Diagnostics d = diagnostics_of(p, -1.0, 0.0);
   EXPECT_EQ(2.0 * d.energy_kinetic, exact_twice_kinetic);
   EXPECT_NE(2.0 * d.energy_kinetic, naive);
+}
+
+// The same case for every other sum: the mass, the momentum and its scale Σ m|v|, the angular
+// momentum's scale Σ m|x||v|, and W = ½ Σ m φ from potentials (as the tree engines sum it).
+// Each term is 1 once and 2⁻⁶⁰ a million times, so a sum that is not compensated reads 1.
+TEST(Diagnostics, EverySumIsCompensated) {
+  constexpr std::size_t kSmall = 1'000'000;
+  constexpr double kTiny = 0x1.0p-60;
+  Particles<double> p;
+  p.resize(kSmall + 1);
+  p.mass.assign(kSmall + 1, kTiny);
+  p.mass[0] = 1.0;
+  p.x.assign(kSmall + 1, 1.0);
+  p.vx.assign(kSmall + 1, 1.0);
+  const double exact = 1.0 + static_cast<double>(kSmall) * kTiny;
+  double naive = 0.0;
+  for (const double m : p.mass) naive += m;
+  ASSERT_EQ(naive, 1.0) << "the constructed case no longer defeats naive summation";
+
+  const Diagnostics d = diagnostics_of(p, -1.0, 0.0);
+  EXPECT_EQ(d.mass, exact);
+  EXPECT_EQ(d.momentum.x, exact);
+  EXPECT_EQ(d.momentum_scale, exact);
+  EXPECT_EQ(d.angular_momentum_scale, exact);
+  EXPECT_EQ(2.0 * d.energy_kinetic, exact);
+  const std::vector<double> phi(kSmall + 1, -2.0);  // m φ = −2, and −2·2⁻⁶⁰ a million times
+  EXPECT_EQ(potential_energy_from_potentials<double>(p.mass, phi), -exact);
 }
 
 TEST(Diagnostics, TableRowsLineUpWithTheHeader) {

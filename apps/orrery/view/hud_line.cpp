@@ -16,6 +16,7 @@ void HudLine::update(const ViewFrame& frame) {
   numbers_.index = frame.index;
   numbers_.bodies = frame.bodies;
   numbers_.energy_drift = frame.energy_drift;
+  numbers_.energy_drift_time = frame.energy_drift_time;
   numbers_.steps_per_second = frame.steps_per_second;
   numbers_.at_end = frame.at_end;
 }
@@ -25,9 +26,12 @@ const std::string& HudLine::text() {
   const std::string rate = session_.live()
                                ? fmt::format("{:.3g} steps/s", numbers_.steps_per_second)
                                : fmt::format("snapshot {}", numbers_.index);
-  const std::string drift = std::isnan(numbers_.energy_drift)
-                                ? "dE/E = ?"
-                                : fmt::format("dE/E = {:.2e}", numbers_.energy_drift);
+  // The drift of the state it was measured at, which says its time where it lags the frame's.
+  std::string drift = std::isnan(numbers_.energy_drift)
+                          ? "dE/E = ?"
+                          : fmt::format("dE/E = {:.2e}", numbers_.energy_drift);
+  if (!std::isnan(numbers_.energy_drift) && numbers_.energy_drift_time != numbers_.time)
+    drift += fmt::format(" at t = {:.4g}", numbers_.energy_drift_time / tu.size);
   text_ = fmt::format("t = {:.4g}{}{}    N = {}    {}    {}    x{}{}", numbers_.time / tu.size,
                       tu.name.empty() ? "" : " ", tu.name, numbers_.bodies, rate, drift,
                       session_.speed(),

@@ -3,7 +3,9 @@
 //
 //   /            attributes time, time_error, steps, dt (the clock), next_snapshot, the settings
 //                a resumed run keeps (t_end, every, every_time, checkpoint_every), the energy
-//                drift warning if one was raised (drift_warning = [time, step, drift]), and
+//                drift warning if one was raised (drift_warning = [time, step, drift]),
+//                run_crc32: the CRC-32 of the bytes of its run's run.h5, binding the
+//                checkpoint to its run, and
 //                crc32: the CRC-32 (zlib) of every value above and below, in a fixed order
 //   /x, /y, ...  the state in the run's own precision (fp128 as 16 raw bytes per value): x, y, z,
 //                vx, vy, vz, mass [, softening], id
@@ -50,6 +52,9 @@ struct Checkpoint {
   std::int64_t next_snapshot = 0;
   RunSettings settings;
   DriftWarning drift_warning;
+  // The CRC-32 of the bytes of the run.h5 of the run that wrote it; −1: none (a checkpoint of
+  // an older orrery, bound to no run).
+  std::int64_t run_crc32 = -1;
 };
 
 // Writes `c` to `path` atomically (io/output_set.hpp). Throws RunError when the disk fails.

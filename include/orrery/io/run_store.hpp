@@ -14,7 +14,11 @@
 //   NAME/diagnostics.h5          /diagnostics: the time series, one row per snapshot
 //                                (io/diagnostics_table.hpp), rewritten after each snapshot
 //   NAME/checkpoint_SSSSSS.h5    the state after step SSSSSS, exact and checksummed
-//                                (io/checkpoint_file.hpp); the newest two are kept
+//                                (io/checkpoint_file.hpp), with the CRC-32 of run.h5's bytes: a
+//                                checkpoint of another run, or a run.h5 changed since, is refused
+//                                (a run of the same parameters has the same run.h5 and, bit for
+//                                bit, the same checkpoints: its are this run's); the newest two
+//                                are kept
 //   NAME/lock                    the writer's advisory lock (io/run_lock.hpp)
 //
 // Every file is written to a hidden temporary name, fsynced, renamed into place and the folder
@@ -82,7 +86,9 @@ class RunStore {
   template <class Real>
   void write_checkpoint(const Checkpoint<Real>& c);
   // The newest checkpoint that verifies. Damaged newer ones are renamed to "<name>.damaged"
-  // and each is described in `notes`; InputError when none verifies.
+  // and each is described in `notes`; InputError when none verifies, and when the newest that
+  // verifies was written with another run.h5 than this one (copied from another run, or run.h5
+  // damaged).
   template <class Real>
   Checkpoint<Real> read_checkpoint(std::vector<std::string>& notes);
 
@@ -93,6 +99,7 @@ class RunStore {
   std::filesystem::path folder_, name_;
   RunLock lock_;
   SnapshotHeader header_;
+  std::int64_t description_crc32_ = -1;  // of run.h5's bytes
   std::vector<DiagnosticsRow> table_;  // the rows of diagnostics.h5
 };
 

@@ -18,6 +18,8 @@ struct PlotJob {
   std::string out;  // prefix of the pictures; "" for the run's own name
   bool lagrangian = false;  // the Lagrangian radii also for a run whose scene is not a cluster
   std::int64_t width = 1000, height = 600;
+  bool overwrite = false;  // replace pictures that exist
+  bool quiet = false;      // no summary
 };
 
 const std::vector<ParamField<PlotJob>>& plot_job_fields();
@@ -27,8 +29,9 @@ struct PlotOutcome {
   std::size_t rows = 0;  // points per curve
 };
 
-// InputError/ParameterError for bad input before any file is written; each picture is written
-// whole (io/png_file.hpp) and replaces one of the same name.
+// InputError/ParameterError for bad input before any file is written (a picture that exists is
+// refused without `overwrite`, and one that would land in the run always); each picture is
+// written whole (io/png_file.hpp).
 PlotOutcome run_plot_job(const PlotJob& job);
 
 }  // namespace orrery

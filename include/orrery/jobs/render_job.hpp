@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct RenderJob {
   double elevation = 30;    // degrees, of the orbiting camera
   std::int64_t threads = 0; // 0: all cores
   bool overwrite = false;
+  bool quiet = false;       // no summary
+  // Asked before each frame: true stops the render there, its unfinished movie removed.
+  std::function<bool()> stop;
 };
 
 const std::vector<ParamField<RenderJob>>& render_job_fields();
@@ -40,6 +44,7 @@ struct RenderOutcome {
   std::string frames_dir;     // "" where no frames were written
   std::vector<std::string> notes;  // why there is no MP4 or overlay, and how to have them
   double draw_seconds = 0;    // splatting, brightness and overlay, all frames
+  bool stopped = false;       // by job.stop, before the last frame: no movie
 };
 
 // InputError/ParameterError for bad input before any file is written; RunError when encoding

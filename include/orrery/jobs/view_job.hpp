@@ -41,6 +41,8 @@ struct ViewFrame {
   std::int64_t index = 0;          // live: steps taken; a run: the snapshot's index
   std::size_t bodies = 0;
   double energy_drift = 0;         // relative, since the first state
+  double energy_drift_time = 0;    // the time of the state it was measured at (live: at most
+                                   // a second old, so it may lag the frame's time)
   double steps_per_second = 0;     // live: over the last frame's steps; 0 for a run
   bool at_end = false;             // t-end (live) or the last snapshot reached
 };

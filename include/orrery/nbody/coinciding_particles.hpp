@@ -26,7 +26,8 @@ std::optional<CoincidingPair> find_coinciding_particles(const Particles<double>&
                                                         Precision precision = Precision::fp64);
 
 // Throws InputError naming the pair by index and id, and where the particles came from
-// (`source`: "'stars.csv'", "scene disk"), if there is one.
+// (`source`: "'stars.csv'", "scene disk"), if there is one; and where particles lie so far
+// apart that the square of a separation overflows in the precision (the force is then NaN).
 void check_no_coinciding_particles(const Particles<double>& p, double softening,
                                    Precision precision, const std::string& source);
 

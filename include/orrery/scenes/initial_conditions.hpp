@@ -25,6 +25,7 @@ struct InitialConditions {
   double softening = 0.0;  // global ε, used where particles.softening is empty
   double dt = 0.0;         // a time step that suits the scene (fixed-step integrators)
   double t_end = 0.0;      // an end time that shows what the scene is for
+  double time = 0.0;       // the time the particles are at (a file's 'time'; 0 for a scene)
   std::string units;       // "Henon: G = M = 1, E = -1/4", "SI: m, kg, s", ...
   std::string frame;       // "centre of mass at rest at the origin", ...
   SceneSettings parameters;
