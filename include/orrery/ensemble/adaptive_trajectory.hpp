@@ -63,11 +63,10 @@ ORRERY_HD bool any_lane(const M& m) {
 // Integrates `st` from 0 to t_end with first trial step h0 and tolerance `tol` (absolute and
 // relative), calling sample(landed, k, t, state) each time some lanes land on their sample k at
 // time t (`landed` says which; k and t are per lane). `st` ends at t_end, or where the trajectory failed.
-template <class Problem, class Table, class T, class Sample>
+template <class Problem, class Table, class T, class Field, class Sample>
 ORRERY_HD AdaptiveTally<T> integrate_adaptive_trajectory(
-    typename EnsembleSystem<Problem, T>::State& st,
-    const typename EnsembleSystem<Problem, T>::Field& field, const T& h0, const T& t_end,
-    int samples, const T& tol, Sample&& sample) {
+    typename EnsembleSystem<Problem, T>::State& st, const Field& field, const T& h0,
+    const T& t_end, int samples, const T& tol, Sample&& sample) {
   using System = EnsembleSystem<Problem, T>;
   using State = typename System::State;
   using Control = EmbeddedStepControl<Table>;
