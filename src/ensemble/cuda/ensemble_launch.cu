@@ -26,7 +26,9 @@ constexpr auto kPicks = picks(std::make_integer_sequence<int, kEnsembleProblemCo
 
 void launch_ensemble_kernel(const EnsembleSetup& setup, const EnsembleKernelArgs& args,
                             cudaStream_t stream) {
-using Pick = EnsembleLaunchFn (*)(int, Precision, bool);
+  const EnsembleLaunchFn launch =
+      kPicks.at(static_cast<std::size_t>(setup.problem))(setup.integrator, setup.precision,
+                                                          setup.tolerance > 0);
   const auto blocks = static_cast<unsigned>((args.n + kEnsembleThreadsPerBlock - 1) /
                                             kEnsembleThreadsPerBlock);
   launch(args, setup.data, blocks, stream);
