@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -127,7 +128,7 @@ TEST(TreeAccuracy, GpuKeepsTheTargetOverEveryBody) {
 }
 
 TEST(TreeAccuracy, RefusesTargetsOutOfRangeOrOutOfReach) {
-  for (const double bad : {0.0, 1e-7, 0.5, NAN}) {
+  for (const double bad : {0.0, 1e-7, 0.5, std::numeric_limits<double>::quiet_NaN()}) {
     try {
       check_tree_accuracy(bad);
       ADD_FAILURE() << bad << " was accepted";
