@@ -5,7 +5,7 @@
 # (it writes the PNG; one more run on one GPU writes the HDF5 too, --data, and is left out of the
 # summary). Each run prints one machine-readable line:
 #   map_timing gpus=1 run=2 wall=0.612 start-up=0.0100 set-up=0.0020 device=0.1000 compute=0.4900 writing=0.0100 total=0.6120
-# where `wall` is the process from outside (date +%s.%N around it) and the rest its own
+# where `wall` is the process from outside (bash's $EPOCHREALTIME around it) and the rest its own
 # --timings; then a summary per GPU count (median wall, and the speed-up of two GPUs over one).
 # The first run of each count is a run like the others: no warm-up is discarded, since a user's
 # one map is a first run. Builds build-gpu as the other device scripts do (bench/gpu_build.sh).
@@ -32,16 +32,17 @@ mkdir -p "$work"
 lines="$OUT/map-timings.txt"
 : > "$lines"
 
-# One whole process, timed from outside; its --timings line turned into key=value pairs.
+# One whole process, timed from outside (bash's own clock: a `date` process on each side would
+# add its start-up to the time); its --timings line turned into key=value pairs.
 run_map() {  # gpus run extra-args...
   local n=$1 k=$2
   shift 2
   local before after
-  before=$(date +%s.%N)
+  before=$EPOCHREALTIME
   ./build-gpu/bin/orrery map --backend cuda --resolution 1000 --timings --overwrite \
     --out "$work/map-$n.png" "$@" > "$work/run-$n-$k.txt" 2>&1
   local status=$?
-  after=$(date +%s.%N)
+  after=$EPOCHREALTIME
   if [ $status -ne 0 ]; then
     echo "map_timing gpus=$n run=$k failed status=$status"
     cat "$work/run-$n-$k.txt"
