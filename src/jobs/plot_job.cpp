@@ -59,7 +59,6 @@ const std::vector<ParamField<PlotJob>>& plot_job_fields() {
 }
 
 PlotOutcome run_plot_job(const PlotJob& job) {
-  require_text_drawing();
   const RunFacts facts = read_run_facts(job.run);
   const std::string& units = facts.units;
   const std::string prefix = job.out.empty() ? facts.name : job.out;
@@ -67,6 +66,8 @@ PlotOutcome run_plot_job(const PlotJob& job) {
   const bool lagrangian = job.lagrangian || is_cluster_scene(facts.scene);
   check_output("--out", energy_png, job.overwrite, {{"RUN", job.run}});
   if (lagrangian) check_output("--out", lagrangian_png, job.overwrite, {{"RUN", job.run}});
+  // After the checks of what the user gave, which hold whatever this build can draw.
+  require_text_drawing();
   const IfExists if_exists = job.overwrite ? IfExists::replace : IfExists::refuse;
   const auto rows = run_diagnostics(job.run);
   if (rows.empty()) throw InputError(fmt::format("'{}' holds no snapshot", job.run));

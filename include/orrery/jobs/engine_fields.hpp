@@ -34,9 +34,9 @@ void add_engine_fields(std::vector<ParamField<P>>& f, std::string P::*engine, do
   m.choices = multipole_names();
   f.push_back(std::move(m));
   f.push_back(real_field("accuracy",
-                         "tree engine: the median relative error of |a| to reach; theta and the "
-                         "multipole are then chosen by the error they give on this system (0: "
-                         "take --theta and --multipole)",
+                         "tree engine: the median relative error of |a| to reach, choosing "
+                         "theta and the multipole by the error they give on this system "
+                         "(default: none, --theta and --multipole as given)",
                          accuracy, RealRule::NonNegative));
 }
 
