@@ -130,7 +130,9 @@ TreeAccuracyChoice choose_tree_setting(double target, const EngineOptions& base,
         hi = mid;
     }
     if (lo < 0) continue;
-    const double cost = m == Multipole::quadrupole ? kQuadrupoleCellCost : 1.0;
+    const double cost =
+        m == Multipole::quadrupole ? quadrupole_cell_cost(resolve_backend<Real>(base).backend)
+                                   : 1.0;
     const double work = cost / (best.theta * best.theta * best.theta);
     if (work < least_work) least_work = work, c.chosen = best;
   }

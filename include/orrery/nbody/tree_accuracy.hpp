@@ -9,9 +9,9 @@
 // largest θ of the ladder 0.20, 0.25, … 1.20 whose sample median is within 0.9 of the target and
 // whose 99th percentile is within ten times it is found by bisection (the error grows with θ).
 // Of the two, the one with less work is taken: a walk's work grows as θ⁻³ (the cells within
-// reach of a group), a quadrupole cell costs kQuadrupoleCellCost monopole ones (the GPU's
-// work–precision diagram, docs/gravity-tree.md), so work ∝ cost/θ³ — a model, not a timing,
-// so that the same command chooses the same settings on every run.
+// reach of a group), a quadrupole cell costs quadrupole_cell_cost() monopole ones on the backend
+// (the work–precision diagrams, docs/gravity-tree.md), so work ∝ cost/θ³ — a model, not a
+// timing, so that the same command chooses the same settings on every run.
 #pragma once
 
 #include <cstddef>
@@ -30,9 +30,12 @@ inline constexpr double kTreeAccuracyHighest = 1e-1;
 // The 99th percentile allowed, in units of the target median (the promise of issue 29: median ≤
 // 3·10⁻⁴ with p99 ≤ 3·10⁻³).
 inline constexpr double kTreeAccuracyTail = 10.0;
-// A quadrupole cell's cost in monopole cells, measured on one H100 at N = 10⁶ (force pass at equal
-// θ, quadrupole over monopole: 1.73 at θ = 0.5, 1.65 at 0.7).
-inline constexpr double kQuadrupoleCellCost = 1.7;
+// A quadrupole cell's cost in monopole cells: the force pass at equal θ, quadrupole over
+// monopole, at N = 10⁶ in fp32 — on one H100 1.73 at θ = 0.5 and 1.65 at 0.7, on its host's 16
+// cores 1.38 and 1.30 (bench/results/tree-theta-H100-2026-11-27.json).
+inline double quadrupole_cell_cost(Backend backend) {
+  return backend == Backend::cuda ? 1.7 : 1.35;
+}
 
 struct TreeSetting {
   double theta = 0;
