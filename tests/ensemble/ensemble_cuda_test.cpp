@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "ensemble_setups.hpp"
+#include "orrery/core/error.hpp"
 #include "orrery/device/cuda_presence.hpp"
 
 namespace orrery {
@@ -88,6 +89,11 @@ TEST_F(CudaEnsemble, EveryProblemIntegratorAndPrecisionGivesTheCpuBits) {
         }
         const std::string what = std::string(problem.name) + " " + c.potential + " " +
                                  std::string(integrator.name) + " " + to_string(p);
+        // ab4 in three coordinates is refused on the GPU (ensemble_cuda.cpp: a defect).
+        if (problem.second_order && problem.coordinates == 3 && integrator.name == "ab4") {
+          EXPECT_THROW(e.run(Backend::cuda), ParameterError) << what;
+          continue;
+        }
         expect_same_bits(e.run(Backend::cuda), e.run(Backend::cpu), what);
       }
     }
