@@ -85,33 +85,57 @@ auto precision_field(const typename Problem::Data& data,
                                           ensemble_field<Problem, V, true>(data, k), mixed};
 }
 
+// The problem's Data of a run (EnsembleSetup::data), or Data{} where it has none.
+template <class Problem>
+const typename Problem::Data& problem_data(const EnsembleSetup& s) {
+  static const typename Problem::Data none{};
+  return s.data ? *static_cast<const typename Problem::Data*>(s.data) : none;
+}
+
+// The trajectories first … first + count − 1 of a run, one a lane: their state and parameter
+// words, each lane's row and its energy at the start. Lanes past the last trajectory integrate a
+// copy of it (finite values, results dropped).
+template <class Problem, class V>
+struct LaneBlock {
+  using System = EnsembleSystem<Problem, V>;
+  using R = lane_scalar_t<V>;
+  static constexpr int L = static_cast<int>(V::size()), D = System::D, P = System::P;
+  typename System::State st;
+  typename System::Parameters k;
+  double rows[L][kEnsembleMaxWords];
+  double e0[L];
+
+  LaneBlock(const EnsembleSetup& s, const typename Problem::Data& data, std::int64_t first,
+            std::int64_t count) {
+    for (int l = 0; l < L; ++l) {
+      start_row(s.starts, D + P, first + std::min<std::int64_t>(l, count - 1), s.trajectories,
+                rows[l]);
+      for (int w = 0; w < D; ++w) System::word(st, w)[l] = static_cast<R>(rows[l][w]);
+      for (int w = 0; w < P; ++w) k.value[w][l] = static_cast<R>(rows[l][D + w]);
+      if constexpr (Problem::has_energy) e0[l] = Problem::energy(data, rows[l] + D, rows[l]);
+    }
+  }
+};
+
 // R = double runs fp64 or mixed, R = float fp32.
 template <class Problem, class Table, class R>
 void run_lanes(EnsembleTaskSource& src) {
   using V = stdx::native_simd<R>;
   using System = EnsembleSystem<Problem, V>;
   constexpr int L = static_cast<int>(V::size());
-  constexpr int D = System::D, P = System::P;
+  constexpr int D = System::D;
   const EnsembleSetup& s = src.setup;
-  const typename Problem::Data none{};
-  const typename Problem::Data& data =
-      s.data ? *static_cast<const typename Problem::Data*>(s.data) : none;
+  const typename Problem::Data& data = problem_data<Problem>(s);
   const V dt(static_cast<R>(s.dt));
   const std::int64_t n = s.trajectories;
 
   std::int64_t first = 0, count = 0, finished = 0;
   while (src.next_block(L, first, count, finished)) {
-    typename System::State st;
-    typename System::Parameters k;
-    double rows[L][kEnsembleMaxWords];
-    double e0[L];
-    // Lanes past the last trajectory integrate a copy of it (finite values, results dropped).
-    for (int l = 0; l < L; ++l) {
-      start_row(s.starts, D + P, first + std::min<std::int64_t>(l, count - 1), n, rows[l]);
-      for (int w = 0; w < D; ++w) System::word(st, w)[l] = static_cast<R>(rows[l][w]);
-      for (int w = 0; w < P; ++w) k.value[w][l] = static_cast<R>(rows[l][D + w]);
-      if constexpr (Problem::has_energy) e0[l] = Problem::energy(data, rows[l] + D, rows[l]);
-    }
+    LaneBlock<Problem, V> b(s, data, first, count);
+    auto& st = b.st;
+    const auto& k = b.k;
+    const auto& rows = b.rows;
+    const auto& e0 = b.e0;
     const auto field = lane_field<Problem>(
         precision_field<Problem, V>(data, k, s.precision == Precision::mixed));
     integrate_trajectory<Problem, Table, V>(
@@ -140,27 +164,20 @@ void run_adaptive_lanes(EnsembleTaskSource& src) {
   using V = stdx::native_simd<R>;
   using System = EnsembleSystem<Problem, V>;
   constexpr int L = static_cast<int>(V::size());
-  constexpr int D = System::D, P = System::P;
+  constexpr int D = System::D;
   const EnsembleSetup& s = src.setup;
-  const typename Problem::Data none{};
-  const typename Problem::Data& data =
-      s.data ? *static_cast<const typename Problem::Data*>(s.data) : none;
+  const typename Problem::Data& data = problem_data<Problem>(s);
   const V h0(static_cast<R>(s.dt)), t_end(static_cast<R>(ensemble_end_time(s)));
   const V tol(static_cast<R>(s.tolerance));
   const std::int64_t n = s.trajectories;
 
   std::int64_t first = 0, count = 0, finished = 0;
   while (src.next_block(L, first, count, finished)) {
-    typename System::State st;
-    typename System::Parameters k;
-    double rows[L][kEnsembleMaxWords];
-    double e0[L];
-    for (int l = 0; l < L; ++l) {
-      start_row(s.starts, D + P, first + std::min<std::int64_t>(l, count - 1), n, rows[l]);
-      for (int w = 0; w < D; ++w) System::word(st, w)[l] = static_cast<R>(rows[l][w]);
-      for (int w = 0; w < P; ++w) k.value[w][l] = static_cast<R>(rows[l][D + w]);
-      if constexpr (Problem::has_energy) e0[l] = Problem::energy(data, rows[l] + D, rows[l]);
-    }
+    LaneBlock<Problem, V> b(s, data, first, count);
+    auto& st = b.st;
+    const auto& k = b.k;
+    const auto& rows = b.rows;
+    const auto& e0 = b.e0;
     const auto field = lane_field<Problem>(
         precision_field<Problem, V>(data, k, s.precision == Precision::mixed));
     const auto put_drift = [&](int l, int sample, double value) {

@@ -22,9 +22,12 @@ namespace orrery::cuda {
 
 namespace {
 
-// The problem's Data is a kernel argument, read in place from the parameter bank
+// One trajectory a thread, at fixed steps or (Adaptive) with its own step size and error control
+// (ensemble/adaptive_trajectory.hpp): trajectories of a sweep's neighbouring parameters take
+// similar steps, so a warp's threads mostly loop together; a finished thread idles until its
+// warp is done. The problem's Data is a kernel argument, read in place from the parameter bank
 // (__grid_constant__: the field keeps its address without a copy to local memory).
-template <class Problem, class Table, class R, bool Mixed>
+template <class Problem, class Table, class R, bool Mixed, bool Adaptive>
 __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
     ensemble_kernel(const EnsembleKernelArgs a,
                     const __grid_constant__ typename Problem::Data data) {
@@ -46,76 +49,41 @@ __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
   if constexpr (Problem::has_energy) e0 = Problem::energy(data, row + D, row);
 
   const auto field = ensemble_field<Problem, R, Mixed>(data, k);
-  integrate_trajectory<Problem, Table, R>(
-      st, field, static_cast<R>(a.dt), a.steps, a.samples,
-      [&](int sample, const typename System::State& now) {
-        if constexpr (Problem::has_energy) {
-          double y[D];
-          for (int w = 0; w < D; ++w) y[w] = static_cast<double>(System::word(now, w));
-          a.drift[static_cast<std::int64_t>(sample - 1) * a.n + i] =
-              static_cast<float>(relative_drift(Problem::energy(data, row + D, y), e0));
-        }
-      });
+  // The energy drift at sample k (1 … samples), in fp64 whatever the state's precision.
+  const auto record = [&](int sample, const typename System::State& now) {
+    if constexpr (Problem::has_energy) {
+      double y[D];
+      for (int w = 0; w < D; ++w) y[w] = static_cast<double>(System::word(now, w));
+      a.drift[static_cast<std::int64_t>(sample - 1) * a.n + i] =
+          static_cast<float>(relative_drift(Problem::energy(data, row + D, y), e0));
+    }
+  };
+  if constexpr (Adaptive) {
+    const AdaptiveTally<R> tally = integrate_adaptive_trajectory<Problem, Table, R>(
+        st, field, static_cast<R>(a.dt), static_cast<R>(a.t_end), a.samples,
+        static_cast<R>(a.tolerance), [&](bool, R sample, R, const typename System::State& now) {
+          record(static_cast<int>(sample), now);
+        });
+    a.steps_accepted[i] = static_cast<std::uint32_t>(tally.accepted);
+    a.steps_rejected[i] = static_cast<std::uint32_t>(tally.rejected);
+    a.status[i] = static_cast<std::uint8_t>(tally.status);
+    if constexpr (Problem::has_energy)  // the samples a failed trajectory never reached
+      for (int s = static_cast<int>(tally.next_sample); s <= a.samples; ++s)
+        a.drift[static_cast<std::int64_t>(s - 1) * a.n + i] = __int_as_float(0x7fc00000);
+  } else {
+    integrate_trajectory<Problem, Table, R>(st, field, static_cast<R>(a.dt), a.steps, a.samples,
+                                            record);
+  }
   R* out = static_cast<R*>(a.final_state);
   for (int w = 0; w < D; ++w) out[w * a.n + i] = System::word(st, w);
-}
-
-// The same with each trajectory's own step size and error control
-// (ensemble/adaptive_trajectory.hpp). Trajectories of a sweep's neighbouring parameters take
-// similar steps, so a warp's threads mostly loop together; a finished thread idles until its
-// warp is done.
-template <class Problem, class Table, class R, bool Mixed>
-__global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
-    ensemble_adaptive_kernel(const EnsembleKernelArgs a,
-                             const __grid_constant__ typename Problem::Data data) {
-  using System = EnsembleSystem<Problem, R>;
-  constexpr int D = System::D, P = System::P;
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= a.n) return;
-
-  double row[D + P];
-  if (a.starts.rows)
-    start_row(a.starts, D + P, i, a.n, row);
-  else
-    start_row(a.starts, D + P, a.first + i, a.total, row);
-  typename System::State st;
-  typename System::Parameters k;
-  for (int w = 0; w < D; ++w) System::word(st, w) = static_cast<R>(row[w]);
-  for (int w = 0; w < P; ++w) k.value[w] = static_cast<R>(row[D + w]);
-  double e0 = 0;
-  if constexpr (Problem::has_energy) e0 = Problem::energy(data, row + D, row);
-
-  const auto field = ensemble_field<Problem, R, Mixed>(data, k);
-  const AdaptiveTally<R> tally = integrate_adaptive_trajectory<Problem, Table, R>(
-      st, field, static_cast<R>(a.dt), static_cast<R>(a.t_end), a.samples,
-      static_cast<R>(a.tolerance),
-      [&](bool, R sample, R, const typename System::State& now) {
-        if constexpr (Problem::has_energy) {
-          double y[D];
-          for (int w = 0; w < D; ++w) y[w] = static_cast<double>(System::word(now, w));
-          a.drift[static_cast<std::int64_t>(sample - 1) * a.n + i] =
-              static_cast<float>(relative_drift(Problem::energy(data, row + D, y), e0));
-        }
-      });
-  R* out = static_cast<R*>(a.final_state);
-  for (int w = 0; w < D; ++w) out[w * a.n + i] = System::word(st, w);
-  a.steps_accepted[i] = static_cast<std::uint32_t>(tally.accepted);
-  a.steps_rejected[i] = static_cast<std::uint32_t>(tally.rejected);
-  a.status[i] = static_cast<std::uint8_t>(tally.status);
-  if constexpr (Problem::has_energy)  // the samples a failed trajectory never reached
-    for (int s = static_cast<int>(tally.next_sample); s <= a.samples; ++s)
-      a.drift[static_cast<std::int64_t>(s - 1) * a.n + i] = __int_as_float(0x7fc00000);
 }
 
 template <class Problem, class Table, class R, bool Mixed, bool Adaptive>
 void launch(const EnsembleKernelArgs& a, const void* data, unsigned blocks, cudaStream_t stream) {
   const typename Problem::Data none{};
   const auto& d = data ? *static_cast<const typename Problem::Data*>(data) : none;
-  if constexpr (Adaptive)
-    ensemble_adaptive_kernel<Problem, Table, R, Mixed>
-        <<<blocks, kEnsembleThreadsPerBlock, 0, stream>>>(a, d);
-  else
-    ensemble_kernel<Problem, Table, R, Mixed><<<blocks, kEnsembleThreadsPerBlock, 0, stream>>>(a, d);
+  ensemble_kernel<Problem, Table, R, Mixed, Adaptive>
+      <<<blocks, kEnsembleThreadsPerBlock, 0, stream>>>(a, d);
 }
 
 }  // namespace
