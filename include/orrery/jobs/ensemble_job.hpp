@@ -57,6 +57,9 @@ struct EnsembleJob {
   bool in_memory = false;  // the Python face: the results are returned, a file is optional
 };
 
+// The most steps a trajectory may take.
+inline constexpr std::int64_t kEnsembleMaxSteps = std::int64_t{1} << 40;
+
 const std::vector<ParamField<EnsembleJob>>& ensemble_job_fields();
 
 // The problem a job runs: its index in the catalogue and its shared Data (for `polynomial`, the
