@@ -115,6 +115,20 @@ struct LaneBlock {
       if constexpr (Problem::has_energy) e0[l] = Problem::energy(data, rows[l] + D, rows[l]);
     }
   }
+
+  // The relative energy drift of lane l's trajectory at `now`.
+  double drift(const typename Problem::Data& data, int l,
+               const typename System::State& now) const {
+    double y[D];
+    for (int w = 0; w < D; ++w) y[w] = static_cast<double>(System::word(now, w)[l]);
+    return relative_drift(Problem::energy(data, rows[l] + D, y), e0[l]);
+  }
+
+  // The first `count` lanes' final states, as rows of D doubles from `out`.
+  void write_final(double* out, std::int64_t count) const {
+    for (std::int64_t l = 0; l < count; ++l)
+      for (int w = 0; w < D; ++w) out[l * D + w] = static_cast<double>(System::word(st, w)[l]);
+  }
 };
 
 // R = double runs fp64 or mixed, R = float fp32.
@@ -132,27 +146,16 @@ void run_lanes(EnsembleTaskSource& src) {
   std::int64_t first = 0, count = 0, finished = 0;
   while (src.next_block(L, first, count, finished)) {
     LaneBlock<Problem, V> b(s, data, first, count);
-    auto& st = b.st;
-    const auto& k = b.k;
-    const auto& rows = b.rows;
-    const auto& e0 = b.e0;
     const auto field = lane_field<Problem>(
-        precision_field<Problem, V>(data, k, s.precision == Precision::mixed));
+        precision_field<Problem, V>(data, b.k, s.precision == Precision::mixed));
     integrate_trajectory<Problem, Table, V>(
-        st, field, dt, s.steps, s.samples, [&](int sample, const typename System::State& now) {
+        b.st, field, dt, s.steps, s.samples, [&](int sample, const typename System::State& now) {
           if constexpr (Problem::has_energy) {
             float* out = src.drift + static_cast<std::int64_t>(sample - 1) * n + first;
-            for (int l = 0; l < count; ++l) {
-              double y[D];
-              for (int w = 0; w < D; ++w) y[w] = static_cast<double>(System::word(now, w)[l]);
-              out[l] = static_cast<float>(
-                  relative_drift(Problem::energy(data, rows[l] + D, y), e0[l]));
-            }
+            for (int l = 0; l < count; ++l) out[l] = static_cast<float>(b.drift(data, l, now));
           }
         });
-    for (int l = 0; l < count; ++l)
-      for (int w = 0; w < D; ++w)
-        src.final_state[(first + l) * D + w] = static_cast<double>(System::word(st, w)[l]);
+    b.write_final(src.final_state + first * D, count);
     finished += count;
   }
   src.next_block(L, first, count, finished);  // hands in the last block
@@ -174,32 +177,21 @@ void run_adaptive_lanes(EnsembleTaskSource& src) {
   std::int64_t first = 0, count = 0, finished = 0;
   while (src.next_block(L, first, count, finished)) {
     LaneBlock<Problem, V> b(s, data, first, count);
-    auto& st = b.st;
-    const auto& k = b.k;
-    const auto& rows = b.rows;
-    const auto& e0 = b.e0;
     const auto field = lane_field<Problem>(
-        precision_field<Problem, V>(data, k, s.precision == Precision::mixed));
+        precision_field<Problem, V>(data, b.k, s.precision == Precision::mixed));
     const auto put_drift = [&](int l, int sample, double value) {
       src.drift[static_cast<std::int64_t>(sample - 1) * n + first + l] = static_cast<float>(value);
     };
     const AdaptiveTally<V> tally = integrate_adaptive_trajectory<Problem, Table, V>(
-        st, field, h0, t_end, s.samples, tol,
+        b.st, field, h0, t_end, s.samples, tol,
         [&](const typename V::mask_type& landed, const V& sample, const V&,
             const typename System::State& now) {
-          if constexpr (Problem::has_energy) {
-            for (int l = 0; l < count; ++l) {
-              if (!landed[l]) continue;
-              double y[D];
-              for (int w = 0; w < D; ++w) y[w] = static_cast<double>(System::word(now, w)[l]);
-              put_drift(l, static_cast<int>(sample[l]),
-                        relative_drift(Problem::energy(data, rows[l] + D, y), e0[l]));
-            }
-          }
+          if constexpr (Problem::has_energy)
+            for (int l = 0; l < count; ++l)
+              if (landed[l]) put_drift(l, static_cast<int>(sample[l]), b.drift(data, l, now));
         });
+    b.write_final(src.final_state + first * D, count);
     for (int l = 0; l < count; ++l) {
-      for (int w = 0; w < D; ++w)
-        src.final_state[(first + l) * D + w] = static_cast<double>(System::word(st, w)[l]);
       src.steps_accepted[first + l] = static_cast<std::uint32_t>(tally.accepted[l]);
       src.steps_rejected[first + l] = static_cast<std::uint32_t>(tally.rejected[l]);
       src.status[first + l] = static_cast<std::uint8_t>(tally.status[l]);
