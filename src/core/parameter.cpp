@@ -156,9 +156,10 @@ std::vector<double> require_reals(std::string_view name, const ParamValue& v, st
 
 std::array<double, 2> require_interval(std::string_view name, const ParamValue& v) {
   const auto* xs = std::get_if<std::vector<double>>(&v);
-  const char* accepted = "an interval A:B of finite numbers with A < B";
+  // The width B - A is finite too: a window is cut into pixels or cells by its width.
+  const char* accepted = "an interval A:B of finite numbers with A < B and a finite width B - A";
   if (!xs || xs->size() != 2 || !std::isfinite((*xs)[0]) || !std::isfinite((*xs)[1]) ||
-      !((*xs)[0] < (*xs)[1]))
+      !((*xs)[0] < (*xs)[1]) || !std::isfinite((*xs)[1] - (*xs)[0]))
     throw ParameterError(std::string(name), format_param_value(v, ':'), accepted);
   return {(*xs)[0], (*xs)[1]};
 }

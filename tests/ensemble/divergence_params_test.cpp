@@ -57,6 +57,7 @@ TEST(DivergenceParams, RefusesValuesOutsideTheirRange) {
            {"x-range", "1:1"},
            {"x-range", "3:-2"},
            {"x-range", "nan:2"},
+           {"x-range", "-1e308:1e308"},
            {"y-range", "5"},
            {"shift", "nan"},
            {"shift", "inf"},
@@ -95,6 +96,26 @@ TEST(DivergenceParams, RefusesBodiesStartingTogether) {
   }
   q.width = q.height = 3;  // grid points -20, -6.67, 6.67: no collision
   EXPECT_NO_THROW(validate(q));
+}
+
+TEST(DivergenceParams, RefusesStartsWhoseDistancesOverflow) {
+  // A finite window whose far corner is 1e200 from the other bodies: the squared distance, and
+  // with it every force on that pixel, would not be a number.
+  DivergenceMapParams p;
+  set(p, "x-range", "-1e200:1e200");
+  try {
+    validate(p);
+    FAIL() << "accepted a window whose squared distances overflow";
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "x-range/y-range");
+    EXPECT_NE(std::string(e.what()).find("pixel (0, 0)"), std::string::npos) << e.what();
+  }
+  DivergenceMapParams q;
+  set(q, "positions", "-10,0,0,1e160,0,0,10,10,0");
+  EXPECT_THROW(validate(q), ParameterError);
+  DivergenceMapParams wide;  // large, yet every squared distance is finite
+  set(wide, "x-range", "-1e150:1e150");
+  EXPECT_NO_THROW(validate(wide));
 }
 
 TEST(DivergenceParams, ValidateAppliesTheFieldRulesToCodeSetValues) {

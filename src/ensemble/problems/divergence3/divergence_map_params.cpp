@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/ensemble/problems/divergence3/divergence_map_params.hpp"
 
+#include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
@@ -75,6 +76,37 @@ std::vector<ParamField<P>> make_fields() {
 
 bool same_point(const Vec3d& a, const Vec3d& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
+double distance2(const Vec3d& a, const Vec3d& b) {
+  const Vec3d d{a.x - b.x, a.y - b.y, a.z - b.z};
+  return d.x * d.x + d.y * d.y + d.z * d.z;
+}
+
+// Every force of the map divides by a squared distance: one that overflows makes the pixel's
+// whole history non-finite. The distance from a window's pixels to a point is largest at a corner
+// pixel, so the four corners (and their twins) stand for all pixels.
+void require_finite_distances(const DivergenceMapParams& p, const DivergenceSetup& s) {
+  const auto where = [](const Vec3d& x) { return fmt::format("({}, {}, {})", x.x, x.y, x.z); };
+  for (int a = 0; a < kMapBodies; ++a)
+    for (int b = a + 1; b < kMapBodies; ++b)
+      if (a != s.body && b != s.body && !std::isfinite(distance2(s.x0[a], s.x0[b])))
+        throw ParameterError("positions",
+                             fmt::format("bodies {} and {} at {} and {}", a + 1, b + 1,
+                                         where(s.x0[a]), where(s.x0[b])),
+                             "start points whose squared distances are finite numbers");
+  for (const std::int64_t k : {std::int64_t{0}, std::int64_t{p.height} - 1})
+    for (const std::int64_t j : {std::int64_t{0}, std::int64_t{p.width} - 1}) {
+      const TwinStart t = twin_start(s, j, k);
+      for (int n = 0; n < kMapBodies; ++n)
+        if (n != s.body && (!std::isfinite(distance2(t.base.x[s.body], s.x0[n])) ||
+                            !std::isfinite(distance2(t.twin.x[s.body], s.x0[n]))))
+          throw ParameterError(
+              "x-range/y-range",
+              fmt::format("pixel ({}, {}) at {}, body {} at {}", j, k,
+                          where(t.base.x[s.body]), n + 1, where(s.x0[n])),
+              "a window whose squared distances to the other bodies are finite numbers");
+    }
+}
+
 }  // namespace
 
 const std::vector<ParamField<DivergenceMapParams>>& divergence_map_fields() {
@@ -89,6 +121,7 @@ void validate(const DivergenceMapParams& p) {
     if (field.get) field.set(copy, field.get(p));
 
   const DivergenceSetup s = make_divergence_setup(p);
+  require_finite_distances(p, s);
   const auto where = [](const Vec3d& x) { return fmt::format("({}, {}, {})", x.x, x.y, x.z); };
   for (int a = 0; a < kMapBodies; ++a)
     for (int b = a + 1; b < kMapBodies; ++b)
