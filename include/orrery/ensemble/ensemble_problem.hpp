@@ -115,7 +115,10 @@ ORRERY_HD void integrate_trajectory(typename EnsembleSystem<Problem, T>::State& 
                                     const Field& field, const T& dt, std::int64_t steps,
                                     int samples, Sample&& sample) {
   using Integrator = typename EnsembleSystem<Problem, T>::template Integrator<Table>;
-  typename Integrator::Memory memory;
+  // Value-initialised: a multistep method's starter steps compute (and discard) the Adams sum over
+  // history slots not yet filled, and a read of an indeterminate value is undefined behaviour
+  // that an optimiser may act on.
+  typename Integrator::Memory memory{};
   Integrator::start(st, memory, field);
   std::int64_t done = 0;
   for (int k = 1; k <= samples; ++k) {

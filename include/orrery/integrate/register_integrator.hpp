@@ -148,7 +148,7 @@ ORRERY_HD void register_step(PhaseState<E, N>& s, const element_lane_t<E>& h,
   using Integrator = RegisterIntegrator<Table, PhaseState<E, N>>;
   static_assert(Integrator::starter_steps == 0 && Integrator::parked_words == 0,
                 "a multistep method needs its history: keep its Memory between steps");
-  typename Integrator::Memory memory;
+  typename Integrator::Memory memory{};
   Integrator::start(s, memory, accel);
   Integrator::step(s, memory, h, false, accel);
 }
