@@ -89,11 +89,6 @@ TEST_F(CudaEnsemble, EveryProblemIntegratorAndPrecisionGivesTheCpuBits) {
         }
         const std::string what = std::string(problem.name) + " " + c.potential + " " +
                                  std::string(integrator.name) + " " + to_string(p);
-        // ab4 in three coordinates is refused on the GPU (ensemble_cuda.cpp: a defect).
-        if (problem.second_order && problem.coordinates == 3 && integrator.name == "ab4") {
-          EXPECT_THROW(e.run(Backend::cuda), ParameterError) << what;
-          continue;
-        }
         expect_same_bits(e.run(Backend::cuda), e.run(Backend::cpu), what);
       }
     }

@@ -83,15 +83,6 @@ void touch_pages(T* p, std::size_t n) {
 void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
                   EnsembleOutcome& out) {
   const EnsembleProblemInfo& problem = ensemble_problems()[static_cast<std::size_t>(setup.problem)];
-  // A defect seen on one H100 (2026-11-27), not yet explained: ab4 on the one second-order
-  // problem of three coordinates (a user's potential in x, y, z) returns states whose energy
-  // error grows from the first Adams step on, where the CPU's stays at what the Euler starter
-  // left (CudaEnsemble test). Refused, not returned wrong; every other pairing is bit-exact.
-  if (problem.second_order && problem.coordinates == 3 &&
-      ensemble_integrators()[static_cast<std::size_t>(setup.integrator)].name == "ab4")
-    throw ParameterError("--integrator", "ab4",
-                         "another integrator on the GPU for a potential in three coordinates "
-                         "(ab4 there has a defect under investigation); --backend cpu runs ab4");
   const int words = problem.state_words, row_words = words + problem.parameters;
   const std::size_t real = setup.precision == Precision::fp32 ? sizeof(float) : sizeof(double);
   const auto start = std::chrono::steady_clock::now();
