@@ -108,7 +108,7 @@ double percentile(std::vector<double>& sorted_abs, double q) {
 void summarise_steps(EnsembleRunResult& r) {
   const EnsembleOutcome& o = r.outcome;
   if (o.steps_accepted.empty()) return;
-  std::vector<std::uint32_t> sorted = o.steps_accepted;
+  std::vector<std::uint32_t> sorted(o.steps_accepted.begin(), o.steps_accepted.end());
   std::sort(sorted.begin(), sorted.end());
   r.steps_min = sorted.front();
   r.steps_median = sorted[sorted.size() / 2];

@@ -120,9 +120,10 @@ struct EnsembleOutcome {
   std::int64_t trajectory_steps = 0;
   // With a tolerance, per trajectory: steps accepted and rejected, and its TrajectoryStatus
   // (ensemble/adaptive_trajectory.hpp: 0 finished; a failed trajectory stops where it failed,
-  // its later drift samples NaN); `failed` counts those that did not finish. Empty otherwise.
-  std::vector<std::uint32_t> steps_accepted, steps_rejected;
-  std::vector<std::uint8_t> status;
+  // its later drift samples NaN); `failed` counts those that did not finish. Empty otherwise;
+  // allocated without zero-filling, as the states are.
+  UninitialisedVector<std::uint32_t> steps_accepted, steps_rejected;
+  UninitialisedVector<std::uint8_t> status;
   std::int64_t failed = 0;
   EnsembleRunInfo info;
 };

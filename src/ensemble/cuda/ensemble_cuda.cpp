@@ -69,6 +69,21 @@ void gather_state(const EnsembleShare& s, int words, EnsembleOutcome& out) {
           static_cast<double>(soa[w * s.n + i]);
 }
 
+// The device's steps accepted, rejected and status into the outcome's, on every core.
+void gather_tally(const EnsembleShare& s, EnsembleOutcome& out) {
+  const unsigned char* t = s.buffers->tally_host.get();
+  const auto* accepted = reinterpret_cast<const std::uint32_t*>(t);
+  const std::uint32_t* rejected = accepted + s.n;
+  const unsigned char* status = t + 2 * s.n * sizeof(std::uint32_t);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < s.n; ++i) {
+    const auto to = static_cast<std::size_t>(s.first + i);
+    out.steps_accepted[to] = accepted[i];
+    out.steps_rejected[to] = rejected[i];
+    out.status[to] = status[i];
+  }
+}
+
 // Writes one element of every page of [p, p + n) on every core.
 template <class T>
 void touch_pages(T* p, std::size_t n) {
@@ -155,6 +170,9 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
   // them after the kernels is a copy (the outcome's arrays are not zero-filled).
   touch_pages(out.final_state.data(), out.final_state.size());
   touch_pages(out.drift.data(), out.drift.size());
+  touch_pages(out.steps_accepted.data(), out.steps_accepted.size());
+  touch_pages(out.steps_rejected.data(), out.steps_rejected.size());
+  touch_pages(out.status.data(), out.status.size());
 
   double kernel_seconds = 0;
   for (auto& s : shares) {
@@ -169,15 +187,7 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
       gather_state<float>(*s, words, out);
     else
       gather_state<double>(*s, words, out);
-    if (setup.tolerance > 0) {
-      const auto n = static_cast<std::size_t>(s->n);
-      const unsigned char* t = s->buffers->tally_host.get();
-      std::copy_n(reinterpret_cast<const std::uint32_t*>(t), n,
-                  out.steps_accepted.begin() + s->first);
-      std::copy_n(reinterpret_cast<const std::uint32_t*>(t) + n, n,
-                  out.steps_rejected.begin() + s->first);
-      std::copy_n(t + 2 * n * sizeof(std::uint32_t), n, out.status.begin() + s->first);
-    }
+    if (setup.tolerance > 0) gather_tally(*s, out);
     for (int k = 0; k < setup.samples && !out.drift.empty(); ++k)
       std::copy_n(s->buffers->drift_host.get() + static_cast<std::size_t>(k) * s->n, s->n,
                   out.drift.begin() + static_cast<std::ptrdiff_t>(k * setup.trajectories + s->first));
