@@ -128,7 +128,7 @@ double run_case(const Case& c, int repeat) {
   std::vector<double> seconds, kernel;
   EnsembleRunInfo info;
   std::int64_t attempted = 0, failed = 0;
-  std::vector<std::uint32_t> accepted;
+  UninitialisedVector<std::uint32_t> accepted;
   for (int r = 0; r < repeat; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
     EnsembleOutcome out = run_ensemble(s, o);
