@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
-"""Checks that every relative link of the documentation leads somewhere: in README.md and the
-Markdown files under docs/, bench/, examples/ and python/ of ROOT, each link [text](target) or
-![alt](target) that is not a URL names a file or folder that exists (relative to the page), and
-its #anchor, if any, names a heading of the Markdown page it leads to (GitHub's slugs). Links in
-code (fenced blocks, `spans`) are not links. Prints every broken link as PAGE:LINE: TARGET (why)
-and exits 1 if there is one, or if no link was found at all (a checker that reads nothing passes
-nothing). Standard library only. Run by the test suite (ctest: DocLinks).
+"""Checks that every reference to the documentation leads somewhere, so that moving or renaming
+a page cannot leave a reader at a dead end:
+- in README.md and the Markdown files under docs/, bench/, examples/ and python/ of ROOT, each
+  link [text](target) or ![alt](target) that is not a URL names a file or folder that exists
+  (relative to the page), and its #anchor, if any, names a heading of the Markdown page it leads
+  to (GitHub's slugs); links in code (fenced blocks, `spans`) are not links;
+- in the sources, scripts, build files, tests and Markdown of ROOT (not tests/data), each path
+  written from the root, docs/..., names a file or folder that exists: the comments, help texts
+  and tests that point a reader at a page.
+Prints every broken one as FILE:LINE: TARGET (why) and exits 1 if there is one, or if no link
+was found at all (a checker that reads nothing passes nothing). Standard library only. Run by the
+test suite (ctest: DocLinks).
 
     scripts/check_doc_links.py ROOT
 """
@@ -19,6 +24,12 @@ LINK = re.compile(r"\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE = re.compile(r"^\s*(```|~~~)")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+# docs/... as written in a comment or a help text: not the tail of a longer path (../docs/x).
+MENTION = re.compile(r"(?<![\w./-])docs/[\w./-]*[\w/]")
+MENTION_FOLDERS = ("apps", "bench", "cmake", "docs", "examples", "include", "python", "scripts",
+                   "src", "tests", ".ci")
+MENTION_SUFFIXES = {".cpp", ".hpp", ".h", ".cu", ".cuh", ".py", ".pyi", ".sh", ".cmake", ".txt",
+                    ".toml", ".md", ""}
 
 
 def pages(root):
@@ -89,21 +100,53 @@ def broken_links(root):
     return broken, checked
 
 
+def mention_files(root):
+    found = [root / name for name in ("CMakeLists.txt", "README.md", "pyproject.toml", "setup.py")
+             if (root / name).is_file()]
+    for folder in MENTION_FOLDERS:
+        if (root / folder).is_dir():
+            found += sorted(path for path in (root / folder).rglob("*")
+                            if path.is_file() and path.suffix in MENTION_SUFFIXES
+                            and (root / "tests" / "data") not in path.parents)
+    return found
+
+
+def broken_mentions(root):
+    """(file, line, path, why) of every docs/... path that names nothing, and the number seen."""
+    broken = []
+    checked = 0
+    for path in mention_files(root):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue  # not text: nothing a reader follows
+        for number, line in enumerate(text.splitlines(), 1):
+            if path.suffix == ".md":
+                line = LINK.sub("", line)  # a link's target is broken_links' to check
+            for match in MENTION.finditer(line):
+                checked += 1
+                if not (root / match.group(0)).exists():
+                    broken.append((path, number, match.group(0), "no such file"))
+    return broken, checked
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
         return 2
     root = pathlib.Path(sys.argv[1]).resolve()
     broken, checked = broken_links(root)
+    broken_paths, mentioned = broken_mentions(root)
+    broken += broken_paths
     for page, number, target, why in broken:
         print(f"{page.relative_to(root)}:{number}: {target} ({why})")
     if checked == 0:
         print(f"no relative link found under {root}: nothing was checked")
         return 1
     if broken:
-        print(f"{len(broken)} of {checked} relative links broken")
+        print(f"{len(broken)} of {checked} relative links and {mentioned} docs/ paths broken")
         return 1
-    print(f"{checked} relative links, all lead somewhere")
+    print(f"{checked} relative links and {mentioned} docs/ paths, all lead somewhere")
     return 0
 
 
