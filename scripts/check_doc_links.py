@@ -144,7 +144,7 @@ def main():
         print(f"no relative link found under {root}: nothing was checked")
         return 1
     if broken:
-        print(f"{len(broken)} of {checked} relative links and {mentioned} docs/ paths broken")
+        print(f"{len(broken)} broken of {checked} relative links and {mentioned} docs/ paths")
         return 1
     print(f"{checked} relative links and {mentioned} docs/ paths, all lead somewhere")
     return 0
