@@ -3,7 +3,8 @@
 // update, timed at small sizes with one and with two threads, the split forced
 // (min_work_per_thread = 1). The size from which two threads are faster sets the grains of
 // src/nbody/direct/cpu/direct_engine.cpp (kPairsPerThread) and
-// src/device/cpu/host_array_device.cpp (kElementsPerThread); docs/gravity-cpu.md, "Threads".
+// src/device/cpu/host_array_device.cpp (kElementsPerThread); docs/internals/gravity-cpu.md,
+// "Threads".
 #include <benchmark/benchmark.h>
 
 #include <chrono>

@@ -69,7 +69,7 @@ void register_rows() {
     benchmark::RegisterBenchmark("tree_step/cuda/plummer/fp32",
                                  [](benchmark::State& s) { tree_step<float>(s, "plummer"); })
         ->Arg(n)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
-  // The collision's own steps (docs/collision.md): fp64, since its SI units overflow fp32.
+  // The collision's own steps (docs/guide/collision.md): fp64, since its SI units overflow fp32.
   benchmark::RegisterBenchmark("tree_step/cuda/two-galaxies/fp64",
                                [](benchmark::State& s) { tree_step<double>(s, "two-galaxies"); })
       ->Arg(1000000)->Iterations(20)->Unit(benchmark::kMillisecond)->UseRealTime();

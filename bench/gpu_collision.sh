@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The million-body galaxy collision on one GPU (docs/collision.md): two-galaxies at N = 10⁶ with
-# the CUDA tree engine and leapfrog, 2·10⁹ years (2·10⁴ steps of 10⁵ years) through first
+# The million-body galaxy collision on one GPU (docs/guide/collision.md): two-galaxies at N = 10⁶
+# with the CUDA tree engine and leapfrog, 2·10⁹ years (2·10⁴ steps of 10⁵ years) through first
 # passage and merger, a snapshot every 200 steps; then the time per step, the energy drift and
 # the distance between the two central bodies over time, read from the run. By default fp32 in
 # the scene's N-body units (units=nbody: in SI, r² reaches 10⁴², past the largest fp32 number);
@@ -57,8 +57,8 @@ python3 -c "
 import h5py; f=h5py.File('/tmp/collision/run.h5','r'); print({k: (f.attrs[k] if not hasattr(f.attrs[k],'decode') else f.attrs[k]) for k in f.attrs.keys()})" 2>&1 | head -5
 cp /tmp/collision/run.h5 "$OUT/" 2>/dev/null
 ls /tmp/collision | head -3; du -sh /tmp/collision
-# The frames of docs/collision.md: one per snapshot, coloured by galaxy; the GPU machine has no
-# ffmpeg, so they come back as PNG in tar parts of 15 MB (the device returns files of ≤ 16 MiB)
+# The frames of docs/guide/collision.md: one per snapshot, coloured by galaxy; the GPU machine has
+# no ffmpeg, so they come back as PNG in tar parts of 15 MB (the device returns files of ≤ 16 MiB)
 # and are encoded where ffmpeg is: cat frames.tar.* | tar -x; ffmpeg (the command render prints).
 if [ -n "${RENDER:-}" ]; then
   rm -rf /tmp/frames

@@ -172,7 +172,7 @@ void register_rows() {
             : +[](benchmark::State& s) { engine_row<double>(s, "direct", Backend::cpu); })
         ->Args({100000, 0, 0})->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
   }
-  // The leaf and group sizes the defaults were chosen from (docs/gravity-tree.md).
+  // The leaf and group sizes the defaults were chosen from (docs/internals/gravity-tree.md).
   auto* tune = benchmark::RegisterBenchmark(
       "tree_tune/cpu/fp32", [](benchmark::State& s) { engine_row<float>(s, "tree", Backend::cpu); });
   for (const std::int64_t leaf : {8, 16, 32})
@@ -189,7 +189,7 @@ void register_rows() {
   benchmark::RegisterBenchmark("tree_accelerations/cuda/fp32", [](benchmark::State& s) {
     engine_row<float>(s, "tree", Backend::cuda, false);
   })->Args({1000000, 0, 0})->Unit(benchmark::kMillisecond)->Iterations(20)->UseRealTime();
-  // Time against accuracy (the work–precision diagram of docs/gravity-tree.md):
+  // Time against accuracy (the work–precision diagram of docs/internals/gravity-tree.md):
   // tree_theta/<backend>/fp32/<N>/<1000 θ>/<0 monopole, 2 quadrupole>/<leaf>/<group> (0: the
   // engine's defaults, chosen for quadrupoles; the monopole rows at θ = 0.5 try the others).
   for (const Backend b : {Backend::cpu, Backend::cuda}) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// What a group walk of the tree costs, counted on the CPU (docs/gravity-tree-cuda.md, "Speed"):
-// the CPU octree of a Plummer sphere (the benchmark's: seed 1, leaves of `leaf` bodies) walked
-// group by group with the GPU's opening test (nbody/tree/cell_opening.hpp), for
+// What a group walk of the tree costs, counted on the CPU (docs/internals/gravity-tree-cuda.md,
+// "Speed"): the CPU octree of a Plummer sphere (the benchmark's: seed 1, leaves of `leaf` bodies)
+// walked group by group with the GPU's opening test (nbody/tree/cell_opening.hpp), for
 //   - the GPU's groups (cuda/walk_groups.cu: leaves packed into runs of ≤ 32 or ≤ 64 bodies
 //     inside super-nodes of ≤ `super` bodies), one warp each, one or two targets per lane;
 //   - tree nodes of ≤ 32 or ≤ 64 bodies as groups;

@@ -1,7 +1,7 @@
 # HDF5, found once, linked two ways (Debian: libhdf5-dev). The library and the Python module use
 # the shared library. The executables use HDF5's static archive where it links here: the shared
 # library loads 36 more (libcurl, TLS and Kerberos, for HDF5's read-only S3 driver), and the
-# dynamic loading alone took half the CPU time of a short run (docs/integrators.md, IAS15);
+# dynamic loading alone took half the CPU time of a short run (docs/guide/integrators.md, IAS15);
 # from the archive the linker takes only what orrery calls, and --as-needed drops the rest.
 # Where the archive or its libraries are missing, or a test program does not link, the
 # executables take the shared library too. ORRERY_STATIC_HDF5=OFF asks for that.

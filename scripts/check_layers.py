@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Checks the house's rule that layers include one way (docs/design.md): a file of one layer
-includes headers of its own layer and of lower ones only. Prints every upward or sideways
+"""Checks the house's rule that layers include one way (docs/internals/design.md): a file of one
+layer includes headers of its own layer and of lower ones only. Prints every upward or sideways
 include and exits 1 if there is one. Run by the test suite (ctest: HouseLayers)."""
 import pathlib
 import re

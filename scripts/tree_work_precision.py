@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The tree's work-precision diagram (docs/gravity-tree.md, "At a given accuracy"): seconds per
-evaluation against the median and 99th-percentile relative error of |a|, one curve per backend,
-N and multipole order, from the `tree_theta` rows of orrery_bench's JSON output:
+"""The tree's work-precision diagram (docs/internals/gravity-tree.md, "At a given accuracy"):
+seconds per evaluation against the median and 99th-percentile relative error of |a|, one curve per
+backend, N and multipole order, from the `tree_theta` rows of orrery_bench's JSON output:
 
     orrery_bench --benchmark_filter=tree_theta --benchmark_out=theta.json --benchmark_out_format=json
     scripts/tree_work_precision.py theta.json docs/images/tree-work-precision.png

@@ -47,7 +47,7 @@ class ViewCommand final : public Command {
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40).description(""));
     app_->add_flag("--quiet", quiet_, "no summary");
     app_->footer("Keys: space pause/play, right/left (or . and ,) step while paused, + and - "
-                 "speed, r reset the camera, q or Esc quit. See docs/view.md.");
+                 "speed, r reset the camera, q or Esc quit. See docs/guide/view.md.");
   }
 
   CLI::App& app() override { return *app_; }

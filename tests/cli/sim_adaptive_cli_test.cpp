@@ -47,8 +47,8 @@ TEST_P(PythagoreanCli, ThePythagoreanProblemEndsInItsBinary) {
 INSTANTIATE_TEST_SUITE_P(Pairs, PythagoreanCli, ::testing::Values("dopri5", "dop853"),
                          [](const auto& info) { return info.param; });
 
-// bulirsch-stoer in fp64 misses the binary at this tolerance (docs/integrators.md: its error per
-// unit of tolerance is ~100 times dop853's, and the close encounters amplify it); in fp128 its
+// bulirsch-stoer in fp64 misses the binary at this tolerance (docs/guide/integrators.md: its error
+// per unit of tolerance is ~100 times dop853's, and the close encounters amplify it); in fp128 its
 // control converges. The tolerance
 // of fp128 that still ends within the 10⁻³ with room to spare (a off by about 10⁻⁵), at
 // the least cost: about 5 s of one core.

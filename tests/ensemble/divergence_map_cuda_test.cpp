@@ -121,8 +121,9 @@ TEST_F(CudaMap, ExactModeIsBitIdenticalToTheCpuInEveryPrecision) {
 TEST_F(CudaMap, FastFp64GivesTheCpuCountsOnEveryPixel) {
   // The hardware reciprocal square root differs from the correctly rounded 1/r³ in the last
   // bits; the Euler map is sharp enough that this moves no pixel of the canonical window, of a
-  // window made sensitive to rounding, or of the published reference pixels (docs/map-gpu.md
-  // claims exactly this; other integrators: map_integrators_cuda_test.cpp).
+  // window made sensitive to rounding, or of the published reference pixels
+  // (docs/internals/map-gpu.md claims exactly this; other integrators:
+  // map_integrators_cuda_test.cpp).
   for (const auto& [w, h] : {std::pair{1, 1}, std::pair{31, 17}, std::pair{256, 256}}) {
     const auto p = window(w, h, 50000);
     const auto on_cpu = compute_divergence_map(p, cpu());
@@ -291,9 +292,9 @@ namespace orrery {
 namespace {
 
 TEST_F(CudaMap, PrecisionModesAgreeWithFp64WithinTheDocumentedFractions) {
-  // docs/map-gpu.md: on the canonical map, mixed is identical on 87.3 % of the pixels and within
-  // 1 % on 99.996 %; fp32 66.0 % and 86.6 %. The GPU is deterministic, so the bands sit close
-  // around the measured values, on both sides: a mode that secretly ran in another precision
+  // docs/internals/map-gpu.md: on the canonical map, mixed is identical on 87.3 % of the pixels and
+  // within 1 % on 99.996 %; fp32 66.0 % and 86.6 %. The GPU is deterministic, so the bands sit
+  // close around the measured values, on both sides: a mode that secretly ran in another precision
   // (fp64 would be identical everywhere) fails as surely as one that lost accuracy.
   const DivergenceMapParams canonical;
   const auto fp64 = compute_divergence_map(canonical, gpu()).counts;

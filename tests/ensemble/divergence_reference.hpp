@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The divergence map written plainly from its specification, one pixel at a time, with nothing
-// shared with the library but the arithmetic contract (docs/divergence-map.md): per body i, the
-// partners j ≠ i in increasing order, a_i ← fma(−(G·m_j)·k, x_i − x_j, a_i) with
+// shared with the library but the arithmetic contract (docs/internals/divergence-map.md): per body
+// i, the partners j ≠ i in increasing order, a_i ← fma(−(G·m_j)·k, x_i − x_j, a_i) with
 // k = 1/(r²·√r²) and r² = fma(dz, dz, fma(dy, dy, dx·dx)). `Factor` is the type the pair factor
 // k is evaluated in. The step is the named integrator's, from coefficients typed here from the
 // literature (not the library's tables), each sum y + h Σ c_j K_j evaluated as

@@ -24,8 +24,8 @@ namespace {
 // rounded 1/r³ in the last bits, which moves the count of a chaotic pixel, rarely: at most
 // 0.1 % of the pixels — or, for a method whose map is itself less sharply defined, as many as a
 // one-ulp shift of the window moves on the CPU (ab4's parasitic roots amplify rounding noise
-// near close encounters: docs/map-integrators.md), plus three standard deviations of that count
-// and three pixels (a Poisson count of moved pixels).
+// near close encounters: docs/guide/map-integrators.md), plus three standard deviations of that
+// count and three pixels (a Poisson count of moved pixels).
 constexpr double kMaxMovedFraction = 0.001;
 
 std::size_t moved_pixels(const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b) {

@@ -267,11 +267,11 @@ TEST(IntegratorRegistry, Yoshida6And8WeightsMeetTheOrderConditions) {
                                    1.2e-12);
 }
 
-// docs/integrators.md holds the registry's table as generated; regenerate it from the expected
-// text printed below when an integrator is added or changed.
+// docs/guide/integrators.md holds the registry's table as generated; regenerate it from the
+// expected text printed below when an integrator is added or changed.
 TEST(IntegratorRegistry, DocsPageHoldsTheGeneratedTable) {
-  std::ifstream in(std::string(ORRERY_DOCS_DIR) + "/integrators.md");
-  ASSERT_TRUE(in) << "docs/integrators.md missing";
+  std::ifstream in(std::string(ORRERY_DOCS_DIR) + "/guide/integrators.md");
+  ASSERT_TRUE(in) << "docs/guide/integrators.md missing";
   std::stringstream page;
   page << in.rdbuf();
   const std::string text = page.str();
@@ -280,7 +280,7 @@ TEST(IntegratorRegistry, DocsPageHoldsTheGeneratedTable) {
   // The whole table: a blank line before it, and no further row after it.
   const bool whole = at != std::string::npos && at >= 2 && text.compare(at - 2, 2, "\n\n") == 0 &&
                      (at + table.size() == text.size() || text[at + table.size()] != '|');
-  EXPECT_TRUE(whole) << "docs/integrators.md must contain exactly this table:\n" << table;
+  EXPECT_TRUE(whole) << "docs/guide/integrators.md must contain exactly this table:\n" << table;
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The CPU kernel variant is part of a run: the run file records the variant used, and --resume
 // uses it again, so a run started with a narrower variant than the CPU's widest continues bit for
-// bit. The variants differ in the last bits (docs/gravity-cpu.md), which these tests check first
-// so that they cannot pass without exercising the recorded variant.
+// bit. The variants differ in the last bits (docs/internals/gravity-cpu.md), which these tests
+// check first so that they cannot pass without exercising the recorded variant.
 #include <gtest/gtest.h>
 
 #include <algorithm>

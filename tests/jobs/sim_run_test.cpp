@@ -144,7 +144,8 @@ TEST_P(SimResume, IsBitIdenticalToAnUninterruptedRun) {
     SimJob j = small_plummer(out, integrator, precision);
     j.scene_settings = {{"n", ParamValue{std::int64_t{16}}}, {"seed", ParamValue{std::int64_t{7}}}};
     // The trapezoid's fixed-point iteration contracts only while h²|∂a/∂x|/4 < 1: this sphere's
-    // close pass near t = 0.75 needs half the step (docs/integrators.md, "Implicit methods").
+    // close pass near t = 0.75 needs half the step (docs/guide/integrators.md, "Implicit
+    // Runge–Kutta").
     if (integrator == "trapezoid") j.dt /= 2;
     if (by_time) {
       j.every = 0;

@@ -65,7 +65,7 @@ struct EnsembleSystem {
   }
 };
 
-// The field of the precision `mixed` (docs/divergence-map.md: "k evaluated in fp32 … then
+// The field of the precision `mixed` (docs/internals/divergence-map.md: "k evaluated in fp32 … then
 // widened"): the state, every stage and every step's sum stay in the lane type T (fp64); the
 // right-hand side is evaluated in fp32 from the state rounded once to fp32, with the problem's
 // fp32 data and the parameters rounded to fp32, and widened exactly. Written once, for every

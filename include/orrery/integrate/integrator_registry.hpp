@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The integrators by name, with their order and a one-line description, generated from the
 // coefficient tables (integrate/integrator_tables.hpp); the user guide's table
-// (docs/integrators.md) is generated from here too.
+// (docs/guide/integrators.md) is generated from here too.
 #pragma once
 
 #include <memory>
@@ -48,7 +48,7 @@ std::vector<std::string> integrator_names();
 // Throws ParameterError("integrator", name, "one of: euler, ...") for an unknown name.
 const IntegratorInfo& find_integrator(std::string_view name);
 
-// The integrators as a Markdown table (the one in docs/integrators.md).
+// The integrators as a Markdown table (the one in docs/guide/integrators.md).
 std::string integrators_markdown_table();
 
 // The array stepper of the named integrator; throws as find_integrator. A tolerance > 0 turns on

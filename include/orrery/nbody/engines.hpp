@@ -26,11 +26,12 @@ struct EngineOptions {
   double softening = 0.0;  // global ε, used when particles carry none
   int threads = 0;         // the most CPU threads (0: all the process may use)
   // The fewest pair interactions (and array elements, for the array updates) worth a CPU thread
-  // of their own; 0 takes the defaults measured on the CPU (docs/gravity-cpu.md, "Threads").
-  // Tests set 1 to split even small systems.
+  // of their own; 0 takes the defaults measured on the CPU (docs/internals/gravity-cpu.md,
+  // "Threads"). Tests set 1 to split even small systems.
   std::size_t min_work_per_thread = 0;
   // Instruction-set variant of a CPU engine: "" the widest this CPU runs, else one of
-  // cpu_kernel_names() (device/cpu/cpu_kernels.hpp). Variants may differ in the last bits (docs/gravity-cpu.md).
+  // cpu_kernel_names() (device/cpu/cpu_kernels.hpp). Variants may differ in the last bits
+  // (docs/internals/gravity-cpu.md).
   std::string cpu_kernel;
 
   // Where: cpu, cuda, or auto (CUDA when this build has it, a device is present and the

@@ -10,7 +10,7 @@
 // whose 99th percentile is within ten times it is found by bisection (the error grows with θ).
 // Of the two, the one with less work is taken: a walk's work grows as θ⁻³ (the cells within
 // reach of a group), a quadrupole cell costs quadrupole_cell_cost() monopole ones on the backend
-// (the work–precision diagrams, docs/gravity-tree.md), so work ∝ cost/θ³ — a model, not a
+// (the work–precision diagrams, docs/internals/gravity-tree.md), so work ∝ cost/θ³ — a model, not a
 // timing, so that the same command chooses the same settings on every run.
 #pragma once
 

@@ -25,8 +25,8 @@ struct InverseCubeExact {
 //   k = y³ (1 + e (3/2 + 15/8 e))
 // (inverse_cube_refined.hpp with two terms: the same text as the CPU kernels' factor), whose
 // truncation error (35/16)e³ < 2^−58 is below an ulp: 6 fp64 instructions and no branch, fewer
-// and closer to the exact factor than rsqrt() cubed (docs/map-gpu.md gives both). r² = 0, ∞ or
-// below 2^−1022 give NaN, which the divergence map reports as a non-finite pixel (the exact
+// and closer to the exact factor than rsqrt() cubed (docs/internals/map-gpu.md gives both). r² = 0,
+// ∞ or below 2^−1022 give NaN, which the divergence map reports as a non-finite pixel (the exact
 // factor gives ∞ or 0 there; both mean bodies that collided or flew apart). fp32: rsqrtf cubed
 // (MUFU.RSQ). Host code, which has no such instruction, evaluates the exact formula.
 struct InverseCubeFast {

@@ -18,8 +18,8 @@ namespace orrery {
 
 namespace {
 
-// The fewest elements of an update worth a thread of their own (docs/gravity-cpu.md, "Threads":
-// bench/cpu_threads_bench.cpp, rows combine/N/1thread and combine/N/2threads).
+// The fewest elements of an update worth a thread of their own (docs/internals/gravity-cpu.md,
+// "Threads": bench/cpu_threads_bench.cpp, rows combine/N/1thread and combine/N/2threads).
 constexpr std::size_t kElementsPerThread = std::size_t{1} << 13;
 
 }  // namespace

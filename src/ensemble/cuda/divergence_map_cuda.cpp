@@ -47,9 +47,9 @@ namespace orrery::cuda {
 namespace {
 
 // What one call leaves for the next: the pinned results and each device's feed. Pinning host pages
-// is slow next to a device's share of a map (docs/map-gpu.md); a process that makes many maps (a
-// benchmark, a zoom sequence) pays it once. One call at a time uses them; a concurrent call makes
-// its own.
+// is slow next to a device's share of a map (docs/internals/map-gpu.md); a process that makes many
+// maps (a benchmark, a zoom sequence) pays it once. One call at a time uses them; a concurrent call
+// makes its own.
 struct RunBuffers {
   PinnedArray<std::int32_t> results;  // result words (result_collector.hpp)
   std::map<int, std::unique_ptr<DeviceFeed>> feeds;  // made by each device's host thread
@@ -123,9 +123,10 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   // Results land here, written by the kernels.
   std::int32_t* results = buffers.results.reserve(total);
   // Several devices are dealt `device_share` of the map (default all of it) at the start in
-  // equal stretches of the spread order (which carry nearly the same work, docs/map-gpu.md) and
-  // share the rest as they free threads; a device that has started all it can takes the
-  // unstarted end of another's deal. Both balance devices that run at different speeds.
+  // equal stretches of the spread order (which carry nearly the same work,
+  // docs/internals/map-gpu.md) and share the rest as they free threads; a device that has started
+  // all it can takes the unstarted end of another's deal. Both balance devices that run at
+  // different speeds.
   const std::uint64_t dealt =
       devices.size() > 1
           ? static_cast<std::uint64_t>(schedule.device_share * static_cast<double>(total))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Where a CUDA map's time went, printed to stderr on request (ORRERY_GPU_STATS, docs/map-gpu.md):
-// each device's kernel counters (=1), and when each device reached each stage of its run and how
-// the run ended (=host, also with =1).
+// Where a CUDA map's time went, printed to stderr on request (ORRERY_GPU_STATS,
+// docs/internals/map-gpu.md): each device's kernel counters (=1), and when each device reached each
+// stage of its run and how the run ended (=host, also with =1).
 #pragma once
 
 #include <cstddef>

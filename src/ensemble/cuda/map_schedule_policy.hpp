@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// How the CUDA divergence map is scheduled, apart from what it computes (docs/map-gpu.md): one
-// policy per GPU architecture, as CUB keeps its tuning in per-architecture policies. Each value
-// names the row of bench/README.md that chose it ("§" names the section, then the row); the
-// benchmark bench/divergence_map_cuda_bench.cpp re-measures them. The schedule never changes a
-// count (tests/ensemble/divergence_map_cuda_test.cpp varies it), only how fast the map is done.
-// constexpr and free of fmt: .cu files include it.
+// How the CUDA divergence map is scheduled, apart from what it computes
+// (docs/internals/map-gpu.md): one policy per GPU architecture, as CUB keeps its tuning in
+// per-architecture policies. Each value names the row of bench/README.md that chose it ("§" names
+// the section, then the row); the benchmark bench/divergence_map_cuda_bench.cpp re-measures them.
+// The schedule never changes a count (tests/ensemble/divergence_map_cuda_test.cpp varies it), only
+// how fast the map is done. constexpr and free of fmt: .cu files include it.
 #pragma once
 
 #include <cstddef>
@@ -57,7 +57,7 @@ struct MapPolicySm90 {
   // run. No row in bench/README.md yet (a launch-shape benchmark is to add one).
   static constexpr int threads_per_block = 64;
   // Blocks per multiprocessor the compiler must fit: 8 × 64 threads keep registers within 128
-  // per thread, no local memory (docs/map-gpu.md, "How it runs": 110–128 registers).
+  // per thread, no local memory (docs/internals/map-gpu.md, "How it runs": 110–128 registers).
   static constexpr int min_blocks_per_sm = 8;
   // A problem whose step holds more than this many 32-bit registers of values (state, kept
   // memory, stage values) cannot fit 128 per thread and spills to local memory: its kernel is
@@ -75,7 +75,7 @@ struct MapPolicySm90 {
   // hands them to fuller warps and leaves. No row in bench/README.md yet.
   static constexpr int sparse_warp = 16;
   // Once no new pixel remains, segments shrink to segment / short_segment_divisor passes
-  // (docs/map-gpu.md, "Trajectories park": 256 steps). No row in bench/README.md yet.
+  // (docs/internals/map-gpu.md, "Trajectories park": 256 steps). No row in bench/README.md yet.
   static constexpr unsigned short_segment_divisor = 16;
 
   static constexpr MapSchedule schedule{

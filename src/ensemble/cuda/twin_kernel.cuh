@@ -6,7 +6,7 @@
 // next new pixel at once, so no lane idles while its neighbours run on and one launch serves
 // the whole run. Every `segment` steps a warp parks its trajectories in a device queue and takes
 // the longest-waiting ones back (processor sharing: long trajectories start early and end
-// together), and at the end sparse warps hand theirs to fuller ones (docs/map-gpu.md).
+// together), and at the end sparse warps hand theirs to fuller ones (docs/internals/map-gpu.md).
 //
 // Included once per map integrator by the files CMake generates (src/CMakeLists.txt), each of
 // which instantiates twin_kernel_for<I> (twin_kernel.hpp) for its integrator I, so the kernels of
@@ -248,7 +248,8 @@ __global__ void __launch_bounds__(MapPolicy::threads_per_block,
             // Once a thread has found the feed closed, the warp stops reading the host's ring:
             // those reads of pinned memory, one to three per thread at the end of a run,
             // stalled the memory fences of the warps parking meanwhile (up to 250 µs each,
-            // against 0.4 µs) and slowed the last tenth of a run threefold (docs/map-gpu.md).
+            // against 0.4 µs) and slowed the last tenth of a run threefold
+            // (docs/internals/map-gpu.md).
             ending = true;
             open = false;
             left = min(left, short_segment);

@@ -13,7 +13,7 @@
 //   taking unsorted pixels.
 // - Several devices: the first `dealt` positions of the order are dealt among them in equal
 //   consecutive stretches, so each device starts with the same mixture (more evenly than every
-//   q-th position: docs/map-gpu.md). The rest is shared: whoever asks first takes it
+//   q-th position: docs/internals/map-gpu.md). The rest is shared: whoever asks first takes it
 //   (the CPU backend's threads all share one part and deal nothing).
 //   A part whose deal and the shared rest are exhausted takes from the end of the largest deal
 //   left, so a slow device's unstarted pixels go to the others; once the devices' speeds are

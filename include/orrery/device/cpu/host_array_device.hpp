@@ -14,7 +14,7 @@ class HostArrayDevice final : public ArrayDevice<Real> {
  public:
   // threads: the most it uses (0: all the process may use); min_elements_per_thread: the
   // fewest elements of an update worth a thread of their own (0: the measured default,
-  // docs/gravity-cpu.md).
+  // docs/internals/gravity-cpu.md).
   explicit HostArrayDevice(int threads = 0, std::size_t min_elements_per_thread = 0);
 
   std::string name() const override { return "cpu"; }

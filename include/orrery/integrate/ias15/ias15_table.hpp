@@ -24,7 +24,7 @@ struct Ias15 {
   static constexpr double default_tolerance = 1e-9;
   // Not in fp32: the step control weighs b₆ against the acceleration, and fp32's rounding of the
   // divided differences alone makes b₆/a ~10⁻⁵, so no ε_b that fp32 can resolve keeps the
-  // Pythagorean problem's encounters (docs/integrators.md, "IAS15").
+  // Pythagorean problem's encounters (docs/guide/integrators.md, "IAS15").
   static constexpr bool fp32 = false;
 };
 

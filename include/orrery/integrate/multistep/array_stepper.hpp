@@ -10,8 +10,9 @@
 //     with a corrector (PECE): that sum gives (x*, v*); f* = (v*, a(x*));
 //     x ← x_n + h (β*_0 v* + Σ_{j≥1} β*_j V_{n+1−j}), v likewise with a(x*) and A   (AM4)
 //
-// Every sum is one ArrayDevice::combine, so the bits follow the contract of docs/integrators.md
-// and do not depend on the device; the history rotates by index, never by copying.
+// Every sum is one ArrayDevice::combine, so the bits follow the contract of
+// docs/guide/integrators.md and do not depend on the device; the history rotates by index, never
+// by copying.
 //
 // The weights hold only for values exactly h apart. A step of another size than the history's
 // (the run shortening a step to land on an output time, and the regular step after it)

@@ -172,9 +172,10 @@ struct Yoshida6 {
 
 // Solution D of order 8 (Yoshida 1990, Table 2): of his five solutions the one whose leading
 // error term (the composition's terms of degree 9 in h, against the exact flow's) is smallest, by
-// far (docs/integrators.md compares them, and the compositions of other authors). w_1 … w_7 to 40
-// digits, by Newton's method on the order conditions from Yoshida's 15 digits (accurate to about
-// 10⁻¹²). Grid 2^−51, the finest on which the sums stay exact (w_0 = 1.7, partial sums to 1.5).
+// far (docs/guide/integrators.md compares them, and the compositions of other authors).
+// w_1 … w_7 to 40 digits, by Newton's method on the order conditions from Yoshida's 15 digits
+// (accurate to about 10⁻¹²). Grid 2^−51, the finest on which the sums stay exact (w_0 = 1.7,
+// partial sums to 1.5).
 struct Yoshida8 {
   static constexpr const char* name = "yoshida8";
   static constexpr IntegratorFamily family = IntegratorFamily::splitting;

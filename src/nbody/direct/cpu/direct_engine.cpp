@@ -26,7 +26,7 @@ namespace orrery::cpu {
 namespace {
 
 // The fewest pair interactions worth a thread of their own: below this a second thread's
-// wake-up and join cost more than its share saves (docs/gravity-cpu.md, "Threads":
+// wake-up and join cost more than its share saves (docs/internals/gravity-cpu.md, "Threads":
 // bench/cpu_threads_bench.cpp, rows direct_small/N/1thread and direct_small/N/2threads).
 constexpr std::size_t kPairsPerThread = std::size_t{1} << 18;
 

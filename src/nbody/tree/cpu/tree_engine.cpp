@@ -26,7 +26,7 @@ namespace orrery::cpu {
 namespace {
 
 // Bodies per leaf and targets per group, measured with bench/tree_engine_bench.cpp
-// (docs/gravity-tree.md, "Leaves and groups").
+// (docs/internals/gravity-tree.md, "Leaves and groups").
 constexpr int kLeafSize = 16;
 constexpr int kGroupSize = 256;
 // Below this many bodies a second thread costs more than it saves.

@@ -21,7 +21,7 @@ namespace orrery::cuda {
 namespace {
 
 // Bodies per leaf and targets per warp, measured with bench/cuda_tree_bench.cpp
-// (docs/gravity-cuda.md, "The tree on the GPU").
+// (docs/internals/gravity-tree-cuda.md, "Speed").
 constexpr int kLeafSize = 16;
 constexpr int kGroupSize = kWarpGroupLarge;
 // Walking groups stay inside nodes of at most this many bodies (walk_groups.cu).
