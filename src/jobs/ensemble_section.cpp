@@ -122,11 +122,10 @@ RgbImage draw_ensemble_section(const EnsembleJob& job, const EnsembleJobOutcome&
   if (series.empty())
     throw InputError(fmt::format("--section-plot: no trajectory crossed {}",
                                  describe_section(sec, info)));
-  const PlotAxes axes{
-      fmt::format("{}: section {}, {} crossings of {} trajectories ({})", job.problem,
-                  describe_section(sec, info), run.crossings, outcome.starts.trajectories,
-                  ensemble_run_name(run)),
-      word_name(info, plane[0]), word_name(info, plane[1]), false};
+  // Short enough to fit above the square: the counts are in the summary line and the file.
+  const PlotAxes axes{fmt::format("{}: {}, {}", job.problem, describe_section(sec, info),
+                                  ensemble_run_name(run)),
+                      word_name(info, plane[0]), word_name(info, plane[1]), false};
   return to_rgb_image(draw_line_plot(axes, series, 1000, 1000));
 }
 

@@ -86,7 +86,7 @@ TEST(EnsembleSectionCli, RefusesBadSectionsBeforeWork) {
       {{"--section", "x=0", "--section-plot", "never.h5"}, "--section-plot"},
   };
   for (const auto& c : cases) {
-    std::vector<std::string> args{"ensemble", "--resolution", "4", "--steps", "10", "--out",
+    std::vector<std::string> args{"ensemble", "--resolution", "4", "--steps", "100", "--out",
                                   "never.h5"};
     args.insert(args.end(), c.args.begin(), c.args.end());
     const auto r = run_cli(args, dir.path());

@@ -87,7 +87,10 @@ TEST(EnsembleSection, CrossingsConvergeToTheExactOnesAtEachMethodsOrder) {
   const double t_end = 20;
   for (const auto& name : ensemble_integrator_names()) {
     const int p = effective_order(name);
-    const double h = p <= 1 ? 0.005 : p == 2 ? 0.02 : p <= 4 ? 0.1 : p == 5 ? 0.2 : 0.4;
+    // Steps where each error is truncation, well above rounding: yoshida8's constant is large,
+    // so its asymptotic order shows only from dt = 0.2 down.
+    const bool composed8 = p == 8 && name == "yoshida8";
+    const double h = p <= 1 ? 0.005 : p == 2 ? 0.02 : p <= 4 ? 0.1 : p == 5 || composed8 ? 0.2 : 0.4;
     const SmallEnsemble coarse = oscillator(name, h, t_end), fine = oscillator(name, h / 2, t_end);
     const double e1 = crossing_error(coarse.run(), coarse, t_end);
     const double e2 = crossing_error(fine.run(), fine, t_end);

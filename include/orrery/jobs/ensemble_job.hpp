@@ -56,7 +56,7 @@ struct EnsembleJob {
   // PNG of them in the section's plane ("": none).
   std::string section;
   std::string section_direction = "up";
-  std::int64_t max_crossings = 1000;
+  std::int64_t max_crossings = 256;
   std::string section_plot;
   bool overwrite = false;
   std::string config;
