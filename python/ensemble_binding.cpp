@@ -5,6 +5,8 @@
 // integrator and precision.
 #include <pybind11/stl.h>
 
+#include <algorithm>
+
 #include "bindings.hpp"
 #include "orrery/jobs/ensemble_file.hpp"
 #include "orrery/jobs/ensemble_job.hpp"
@@ -86,6 +88,25 @@ py::dict ensemble(const py::kwargs& kwargs) {
       d["steps_max"] = r.steps_max;
       d["failed"] = r.outcome.failed;
     }
+    if (outcome.section.word >= 0) {
+      // section_points [N, K, D] and section_time [N, K] (NaN past a trajectory's count), and
+      // section_count [N]: every crossing, those beyond max_crossings included.
+      const auto K = static_cast<py::ssize_t>(outcome.section.capacity);
+      const auto D = static_cast<py::ssize_t>(s.state_words);
+      std::vector<double> points(static_cast<std::size_t>(n * K * D)),
+          time(static_cast<std::size_t>(n * K));
+      for (std::size_t k = 0; k < time.size(); ++k) {
+        const auto d = static_cast<std::size_t>(D);
+        const double* slot = r.outcome.section_points.data() + k * (d + 1);
+        std::copy_n(slot, d, points.begin() + static_cast<std::ptrdiff_t>(k * d));
+        time[k] = slot[D];
+      }
+      d["section_points"] = owned_array(std::move(points), {n, K, D});
+      d["section_time"] = owned_array(std::move(time), {n, K});
+      d["section_count"] = owned_array(std::move(r.outcome.section_count), {n});
+      d["crossings"] = r.crossings;
+      d["crossings_beyond"] = r.crossings_beyond;
+    }
     d["backend"] = r.outcome.info.backend;
     d["seconds"] = r.outcome.info.seconds;
     d["trajectory_steps"] = r.outcome.trajectory_steps;
@@ -102,7 +123,7 @@ std::string ensemble_doc() {
          "each 'integrator-precision' a dict\nwith final_state [N, D], the energy error of each "
          "trajectory at the end and its largest\n(energy_error_final, energy_error_max), and at "
          "the sample times (sample_time) the ensemble's\nmedian, 99th percentile and largest "
-         "|dE/E|. With `tolerance` each run also has steps_accepted, steps_rejected and status [N]\n(0 finished, 1 step underflow, 2 non-finite, 3 too many steps), steps_min/_median/_max and\nfailed. With `out` (HDF5) and `plot` (PNG) the files are written\ntoo. Refused "
+         "|dE/E|. With `tolerance` each run also has steps_accepted, steps_rejected and status [N]\n(0 finished, 1 step underflow, 2 non-finite, 3 too many steps), steps_min/_median/_max and\nfailed. With `section` ('x=0'), each run also has section_points [N, K, D] and\nsection_time [N, K] (the first K = max_crossings crossings, NaN past a trajectory's count),\nsection_count [N] (every crossing), crossings and crossings_beyond. With `out` (HDF5) and\n`plot` (PNG) the files are written too. Refused "
          "parameters raise ValueError with the CLI's message.\n\n"
          "Keywords (the flags of `orrery ensemble`, '-' written '_'), with their defaults:\n" +
          describe_fields(ensemble_job_fields(), python_defaults(), ensemble_keywords()) +

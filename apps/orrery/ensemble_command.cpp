@@ -12,6 +12,7 @@
 #include "command.hpp"
 #include "orrery/io/config_file.hpp"
 #include "orrery/jobs/ensemble_job.hpp"
+#include "orrery/jobs/ensemble_section.hpp"
 #include "progress_line.hpp"
 
 namespace orrery::cli {
@@ -112,9 +113,19 @@ class EnsembleCommand final : public Command {
                  i.seconds > 0 ? static_cast<double>(r.outcome.trajectory_steps) / i.seconds : 0.0,
                  i.backend, i.kernel, i.threads, i.backend == "cuda" ? "GPUs" : "threads",
                  steps_summary(r), drift_summary(r));
+      if (outcome.section.word >= 0) {
+        const auto& info = ensemble_problems()[static_cast<std::size_t>(outcome.starts.problem)];
+        fmt::print("    section {}: {} crossings", describe_section(outcome.section, info),
+                   r.crossings);
+        if (r.crossings_beyond > 0)
+          fmt::print("; {} beyond --max-crossings {} in {} trajectories (counted, not kept)",
+                     r.crossings_beyond, outcome.section.capacity, r.trajectories_beyond);
+        fmt::print("\n");
+      }
     }
     if (!job.out.empty()) fmt::print("  data: {}\n", job.out);
     if (!job.plot.empty()) fmt::print("  plot: {}\n", job.plot);
+    if (!job.section_plot.empty()) fmt::print("  section plot: {}\n", job.section_plot);
     return 0;
   }
 

@@ -77,3 +77,20 @@ def test_bad_potential_raises_value_error_pointing_at_the_character():
     with pytest.raises(ValueError, match=r"potential.*column 9") as e:
         orrery.ensemble(problem="polynomial", potential="x^2 + y^^2", backend="cpu")
     assert "x^2 + y^^2\n          ^" in str(e.value)
+
+
+def test_a_section_returns_each_trajectorys_crossings():
+    # The separable oscillator V = (x^2 + y^2)/2: the crossings of x = 0 upwards lie on the
+    # circle y^2 + py^2 = 2 E_y of their start, 2 pi apart.
+    r = orrery.ensemble(problem="polynomial", potential="0.5*(x^2+y^2)", starts="random", n=8,
+                        energy=0.1, plane="y:py", state="-0.2,0,0,0", integrator="rk4",
+                        dt=0.01, steps=4000, section="x=0", max_crossings=4, backend="cpu")
+    run = r["runs"]["rk4-fp64"]
+    pts, t, count = run["section_points"], run["section_time"], run["section_count"]
+    assert pts.shape == (8, 4, 4) and t.shape == (8, 4) and count.shape == (8,)
+    assert np.all(count >= 6)  # t = 40 holds six or seven crossings: beyond the 4 kept
+    assert run["crossings_beyond"] == int(np.sum(count - 4))
+    y0, py0 = r["start_state"][:, 1], r["start_state"][:, 3]
+    assert np.all(pts[:, :, 0] == 0) and np.all(pts[:, :, 2] > 0)
+    assert np.allclose(pts[:, :, 1]**2 + pts[:, :, 3]**2, (y0**2 + py0**2)[:, None], atol=1e-8)
+    assert np.allclose(np.diff(t, axis=1), 2 * np.pi, atol=1e-8)

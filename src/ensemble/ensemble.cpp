@@ -64,6 +64,21 @@ void validate(const EnsembleSetup& s, const EnsembleRunOptions& options) {
     throw ParameterError("data", "none",
                          fmt::format("the shared data of {} (its potential)",
                                      ensemble_problems()[static_cast<std::size_t>(s.problem)].name));
+  const EnsembleSection& sec = s.section;
+  if (sec.word >= 0) {
+    const int state_words = ensemble_problems()[static_cast<std::size_t>(s.problem)].state_words;
+    if (sec.word >= state_words)
+      throw ParameterError("section", fmt::format("word {}", sec.word),
+                           fmt::format("a state word below {}", state_words));
+    if (!std::isfinite(sec.value))
+      throw ParameterError("section", fmt::format("{}", sec.value), "a finite value");
+    if (sec.direction < -1 || sec.direction > 1)
+      throw ParameterError("section_direction", fmt::format("{}", sec.direction),
+                           "+1 (up), -1 (down) or 0 (both)");
+    if (sec.capacity < 1 || sec.capacity > kEnsembleMaxCrossings)
+      throw ParameterError("max_crossings", fmt::format("{}", sec.capacity),
+                           fmt::format("a whole number from 1 to {}", kEnsembleMaxCrossings));
+  }
   if (options.threads < 0)
     throw ParameterError("threads", fmt::format("{}", options.threads),
                          "a positive number of threads (0: all cores)");
@@ -105,6 +120,12 @@ EnsembleOutcome run_ensemble(const EnsembleSetup& setup, const EnsembleRunOption
     out.steps_accepted.resize(n);
     out.steps_rejected.resize(n);
     out.status.resize(n);
+  }
+  if (setup.section.word >= 0) {
+    const auto n = static_cast<std::size_t>(setup.trajectories);
+    out.section_count.resize(n);
+    out.section_points.resize(n * static_cast<std::size_t>(setup.section.capacity) *
+                              static_cast<std::size_t>(problem.state_words + 1));
   }
 #if ORRERY_WITH_CUDA
   if (choice.on_gpu) cuda::run_ensemble(setup, options, out);

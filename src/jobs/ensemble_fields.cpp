@@ -150,8 +150,36 @@ std::vector<ParamField<J>> make_fields() {
                          &J::out));
   f.push_back(path_field("plot", "PNG of the energy drift against time (default: none)",
                          &J::plot));
+  {
+    auto p = text_field("section",
+                        "a surface of section NAME=VALUE, e.g. x=0: each trajectory records "
+                        "where it crosses that state word's value (default: none)",
+                        &J::section);
+    p.placeholder = "NAME=VALUE";
+    f.push_back(std::move(p));
+  }
+  {
+    auto p = text_field("section-direction",
+                        "--section: the crossings recorded, by the sign of the word's time "
+                        "derivative there",
+                        &J::section_direction);
+    p.kind = ParamKind::Choice;
+    p.choices = {"up", "down", "both"};
+    p.set = [choices = p.choices](J& j, const ParamValue& v) {
+      j.section_direction = require_choice("section-direction", v, choices);
+    };
+    f.push_back(std::move(p));
+  }
+  f.push_back(integer_field("max-crossings",
+                            "--section: crossings each trajectory keeps (those beyond are "
+                            "counted and reported)",
+                            &J::max_crossings, 1, kEnsembleMaxCrossings));
+  f.push_back(path_field("section-plot",
+                         "PNG of the crossings in the section's plane, a colour per trajectory "
+                         "(default: none)",
+                         &J::section_plot));
   f.push_back(flag_field("overwrite",
-                         "replace --out and --plot where they exist (without it they are refused)",
+                         "replace --out, --plot and --section-plot where they exist (without it they are refused)",
                          &J::overwrite));
   f.push_back(flag_field("quiet", "no progress line and no summary", &J::quiet));
   return f;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/jobs/ensemble_file.hpp"
 
+#include <algorithm>
+#include <array>
 #include <span>
 
 #include <fmt/format.h>
@@ -9,6 +11,7 @@
 #include "orrery/ensemble/ensemble_catalogue.hpp"
 #include "orrery/io/hdf5_file.hpp"
 #include "orrery/io/param_attributes.hpp"
+#include "orrery/jobs/ensemble_section.hpp"
 
 namespace orrery {
 
@@ -34,6 +37,45 @@ void write_columns(hid_t group, const std::string& name, std::span<const double>
 void write_vector(hid_t group, const std::string& name, const std::vector<double>& values) {
   const hsize_t dims[1] = {static_cast<hsize_t>(values.size())};
   h5::write_dataset<double>(group, name, values, dims);
+}
+
+// A run's crossings: section/count [N] (every crossing, those beyond the capacity included),
+// section/points [N][K][D] and section/time [N][K] (slots past a trajectory's count NaN), and
+// attributes saying what the section is.
+void write_section(hid_t run, const EnsembleJobOutcome& outcome, const EnsembleRunResult& r) {
+  const EnsembleSection& sec = outcome.section;
+  const EnsembleProblemInfo& info =
+      ensemble_problems()[static_cast<std::size_t>(outcome.starts.problem)];
+  const auto n = static_cast<std::size_t>(outcome.starts.trajectories);
+  const auto K = static_cast<std::size_t>(sec.capacity);
+  const auto D = static_cast<std::size_t>(info.state_words);
+  std::vector<double> points(n * K * D), time(n * K);
+  for (std::size_t s = 0; s < n * K; ++s) {
+    const double* slot = r.outcome.section_points.data() + s * (D + 1);
+    std::copy_n(slot, D, points.begin() + static_cast<std::ptrdiff_t>(s * D));
+    time[s] = slot[D];
+  }
+  h5::Handle g = h5::create_group(run, "section");
+  const hsize_t count_dims[1] = {n}, point_dims[3] = {n, K, D}, time_dims[2] = {n, K};
+  h5::write_dataset<std::int64_t>(g.id(), "count", r.outcome.section_count, count_dims);
+  h5::write_dataset<double>(g.id(), "points", points, point_dims);
+  h5::write_dataset<double>(g.id(), "time", time, time_dims);
+  const std::array<int, 2> plane = section_plane(info, sec.word);
+  const auto name = [&](int w) {
+    return w < info.state_words ? std::string(info.state_names[static_cast<std::size_t>(w)])
+                                : std::string("t");
+  };
+  h5::write_attribute(g.id(), "word", name(sec.word));
+  h5::write_attribute(g.id(), "value", sec.value);
+  h5::write_attribute(g.id(), "direction",
+                      std::string(sec.direction > 0 ? "up" : sec.direction < 0 ? "down" : "both"));
+  h5::write_attribute(g.id(), "capacity", std::int64_t{sec.capacity});
+  h5::write_attribute(g.id(), "state_names", joined(info.state_names));
+  h5::write_attribute(g.id(), "plane", name(plane[0]) + ":" + name(plane[1]));
+  h5::write_attribute(g.id(), "description", describe_section(sec, info));
+  h5::write_attribute(g.id(), "crossings", r.crossings);
+  h5::write_attribute(g.id(), "crossings_beyond_capacity", r.crossings_beyond);
+  h5::write_attribute(g.id(), "trajectories_beyond_capacity", r.trajectories_beyond);
 }
 
 }  // namespace
@@ -96,6 +138,7 @@ std::string encode_ensemble_file(const std::string& name, const EnsembleJob& job
       h5::write_attribute(g.id(), "steps_accepted_median", r.steps_median);
       h5::write_attribute(g.id(), "steps_accepted_max", r.steps_max);
     }
+    if (outcome.section.word >= 0) write_section(g.id(), outcome, r);
     const EnsembleRunInfo& i = r.outcome.info;
     h5::write_attribute(g.id(), "integrator", r.integrator);
     h5::write_attribute(g.id(), "precision", to_string(r.precision));

@@ -23,6 +23,7 @@
 #include "orrery/io/png_file.hpp"
 #include "orrery/jobs/compute_fields.hpp"
 #include "orrery/jobs/ensemble_plot.hpp"
+#include "orrery/jobs/ensemble_section.hpp"
 #include "orrery/render/frame_image.hpp"
 
 namespace orrery {
@@ -209,18 +210,37 @@ void validate(const EnsembleJob& job) {
       static_cast<double>(runs) *
           (2.0 * 8.0 * info.state_words + (info.has_energy ? 4.0 * job.samples + 16.0 : 0.0) +
            (job.tolerance > 0 ? 2.0 * 9.0 : 0.0));
-  check_memory(fmt::format("{} trajectories", n), static_cast<double>(n) * per_trajectory);
+  const EnsembleSection section = ensemble_section_of(job, problem);
+  // With a section, each run's K slots of D + 1 doubles and a count, twice (the file's copy).
+  const double per_trajectory_section =
+      section.word < 0 ? 0.0
+                       : static_cast<double>(runs) * 2.0 *
+                             (8.0 + 8.0 * static_cast<double>(section.capacity) *
+                                        (info.state_words + 1));
+  check_memory(fmt::format("{} trajectories{}", n,
+                           section.word < 0
+                               ? ""
+                               : fmt::format(" with --max-crossings {}", job.max_crossings)),
+               static_cast<double>(n) * (per_trajectory + per_trajectory_section));
 
   if (job.out.empty() && job.plot.empty() && !job.in_memory)
     throw ParameterError("--out", "", "a file to write (an HDF5 file, or --plot's PNG)");
   const bool file_starts = job.starts != "grid" && job.starts != "random";
-  for (const auto& [flag, path] : {std::pair{"--out", &job.out}, std::pair{"--plot", &job.plot}})
+  for (const auto& [flag, path] :
+       {std::pair{"--out", &job.out}, std::pair{"--plot", &job.plot},
+        std::pair{"--section-plot", &job.section_plot}})
     if (!path->empty())
       check_output(flag, *path, job.overwrite,
                    {{"--config", job.config},
                     {"--starts", file_starts ? std::filesystem::path(job.starts) : ""}});
   if (!job.out.empty() && !job.plot.empty() && same_file(job.out, job.plot))
     throw ParameterError("--plot", job.plot, "a path other than --out");
+  if (!job.section_plot.empty())
+    for (const auto& [flag, path] : {std::pair{"--out", &job.out}, std::pair{"--plot", &job.plot}})
+      if (!path->empty() && same_file(*path, job.section_plot))
+        throw ParameterError("--section-plot", job.section_plot,
+                             fmt::format("a path other than {}", flag));
+  if (!job.section_plot.empty()) require_text_drawing();
   if (!job.plot.empty() && !info.has_energy)
     throw ParameterError("--plot", job.plot,
                          fmt::format("none: {} has no energy to plot", info.name));
@@ -238,6 +258,7 @@ EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserv
     throw e.renamed("--" + e.parameter());
   }
   outcome.steps = steps_of(job);
+  outcome.section = ensemble_section_of(job, outcome.starts.problem);
   const auto choices = run_choices(job, outcome.starts.problem);
 
   EnsembleRunOptions options;
@@ -259,6 +280,7 @@ EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserv
     setup.trajectories = outcome.starts.trajectories;
     setup.starts = outcome.starts.starts;
     setup.data = outcome.starts.data.get();
+    setup.section = outcome.section;
     EnsembleRunResult r;
     r.integrator = ensemble_integrators()[static_cast<std::size_t>(setup.integrator)].name;
     r.precision = setup.precision;
@@ -266,13 +288,16 @@ EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserv
     r.outcome = run_ensemble(setup, options);
     summarise_drift(r, setup);
     summarise_steps(r);
+    if (outcome.section.word >= 0) summarise_section(r, outcome.section.capacity);
     outcome.runs.push_back(std::move(r));
   }
 
-  // The data first and the picture last: a new picture always has its data beside it.
+  // The data first and the pictures last: a new picture always has its data beside it.
   OutputSet outputs(job.overwrite ? IfExists::replace : IfExists::refuse);
   if (!job.out.empty()) outputs.add(job.out, encode_ensemble_file(job.out, job, outcome));
   if (!job.plot.empty()) outputs.add(job.plot, encode_png(draw_ensemble_drift(job, outcome)));
+  if (!job.section_plot.empty())
+    outputs.add(job.section_plot, encode_png(draw_ensemble_section(job, outcome)));
   outputs.commit();
   return outcome;
 }

@@ -79,12 +79,14 @@ FrameImage draw_line_plot(const PlotAxes& axes, const std::vector<PlotSeries>& s
       widest = std::max(widest, e.width);
     }
     const double left = widest + 2.8 * font, right = width - 1.5 * font;
-    const bool legend = series.size() > 1 || !series.front().label.empty();
+    const bool legend = std::any_of(series.begin(), series.end(),
+                                    [](const PlotSeries& s) { return !s.label.empty(); });
     // The legend's entries in rows that fit between the frame's sides, each row centred.
     std::vector<std::vector<std::size_t>> rows;
     std::vector<double> entry_width(series.size()), row_width;
     if (legend) {
       for (std::size_t i = 0; i < series.size(); ++i) {
+        if (series[i].label.empty()) continue;
         cairo_text_extents_t e;
         cairo_text_extents(cr, series[i].label.c_str(), &e);
         entry_width[i] = e.width + 4.5 * font;
@@ -142,8 +144,17 @@ FrameImage draw_line_plot(const PlotAxes& axes, const std::vector<PlotSeries>& s
     cairo_rectangle(cr, left, top, right - left, bottom - top);
     cairo_clip(cr);
     cairo_set_line_width(cr, std::max(1.5, height / 300.0));
+    // A dot's side: about 1.5 pixels at 800 high, so that dense sets of dots stay apart.
+    const double dot = std::max(1.5, height / 530.0);
     for (const auto& s : series) {
       set_colour(cr, s.colour);
+      if (s.dots) {
+        for (std::size_t i = 0; i < s.x.size(); ++i)
+          if (drawable(axes, s.x[i], s.y[i]))
+            cairo_rectangle(cr, px(s.x[i]) - 0.5 * dot, py(s.y[i]) - 0.5 * dot, dot, dot);
+        cairo_fill(cr);
+        continue;
+      }
       bool pen_down = false;
       for (std::size_t i = 0; i < s.x.size(); ++i) {
         if (!drawable(axes, s.x[i], s.y[i])) {

@@ -24,6 +24,7 @@ struct SmallEnsemble {
   EnsembleStarts sweep;      // used when rows is empty
   std::int64_t trajectories = 0;
   double tolerance = 0;  // > 0: each trajectory controls its step, to steps·dt
+  EnsembleSection section;  // word >= 0: crossings recorded (ensemble/ensemble_section.hpp)
   mutable std::shared_ptr<const void> data;  // the potential packed by setup()
 
   EnsembleSetup setup() const {
@@ -43,6 +44,7 @@ struct SmallEnsemble {
     s.steps = steps;
     s.samples = samples;
     s.tolerance = tolerance;
+    s.section = section;
     const auto& info = ensemble_problems()[static_cast<std::size_t>(s.problem)];
     s.starts = sweep;
     if (!rows.empty()) {

@@ -60,13 +60,20 @@ ORRERY_HD bool any_lane(const M& m) {
     return any_of(m);  // std::experimental::any_of, by argument-dependent lookup
 }
 
+// No watch over the steps (below): the code of a run without one is the code without the hook.
+struct NoStepWatch {};
+
 // Integrates `st` from 0 to t_end with first trial step h0 and tolerance `tol` (absolute and
 // relative), calling sample(landed, k, t, state) each time some lanes land on their sample k at
 // time t (`landed` says which; k and t are per lane). `st` ends at t_end, or where the trajectory failed.
-template <class Problem, class Table, class T, class Field, class Sample>
+// A watch, when given, is called after every attempt as watch(before, after, t0, t1) (a lane
+// whose step was rejected, or that has stopped, has before = after: ensemble/section_crossing.hpp).
+template <class Problem, class Table, class T, class Field, class Sample,
+          class Watch = NoStepWatch>
 ORRERY_HD AdaptiveTally<T> integrate_adaptive_trajectory(
     typename EnsembleSystem<Problem, T>::State& st, const Field& field, const T& h0,
-    const T& t_end, int samples, const T& tol, Sample&& sample) {
+    const T& t_end, int samples, const T& tol, Sample&& sample, const Watch& watch = {}) {
+  constexpr bool watched = !std::is_same_v<Watch, NoStepWatch>;
   using System = EnsembleSystem<Problem, T>;
   using State = typename System::State;
   using Control = EmbeddedStepControl<Table>;
@@ -100,12 +107,21 @@ ORRERY_HD AdaptiveTally<T> integrate_adaptive_trajectory(
     const Mask bad = active && !(finite && err == err);
     const Mask ok = active && !bad && Control::accepts(err);
     const T factor = Control::factor(err);
+    [[maybe_unused]] const std::conditional_t<watched, State, NoStepWatch> before = [&] {
+      if constexpr (watched)
+        return st;
+      else
+        return NoStepWatch{};
+    }();
+    [[maybe_unused]] const T t_before = t;
     ORRERY_UNROLL
     for (int w = 0; w < D; ++w)
       System::word(st, w) = lane_select(ok, System::word(next, w), System::word(st, w));
     t = lane_select(ok, lane_select(lands, target, t + step), t);
     // The control's step, except after a step shortened onto a sample: then the one it wanted.
     h = lane_select(active && !(ok && lands), step * factor, h);
+    if constexpr (watched)
+      watch(before, static_cast<const State&>(st), t_before, static_cast<const T&>(t));
     tally.accepted = tally.accepted + lane_select(ok, one, zero);
     tally.rejected = tally.rejected + lane_select(active && !ok && !bad, one, zero);
 

@@ -15,6 +15,7 @@
 #include "orrery/core/precision.hpp"
 #include "orrery/core/uninitialised_vector.hpp"
 #include "orrery/ensemble/ensemble_problem.hpp"
+#include "orrery/ensemble/ensemble_section.hpp"
 
 namespace orrery {
 
@@ -64,6 +65,9 @@ struct EnsembleSetup {
   // potential), owned by the caller for the run; null: Data{}, refused for a problem that
   // needs its own (EnsembleProblemInfo::needs_data).
   const void* data = nullptr;
+  // A surface of section whose crossings each trajectory records (ensemble/section_crossing.hpp);
+  // section.word < 0: none, and the run's code is the one without it.
+  EnsembleSection section;
 };
 
 // The time a run ends at: t_end, or steps·dt.
@@ -125,6 +129,11 @@ struct EnsembleOutcome {
   UninitialisedVector<std::uint32_t> steps_accepted, steps_rejected;
   UninitialisedVector<std::uint8_t> status;
   std::int64_t failed = 0;
+  // With a section, per trajectory: its crossings (all, those beyond the capacity K included),
+  // and its first K as rows of the state words then the time, trajectories × K × (D + 1) (slots
+  // past a trajectory's count NaN). Empty otherwise.
+  std::vector<std::int64_t> section_count;
+  UninitialisedVector<double> section_points;
   EnsembleRunInfo info;
 };
 

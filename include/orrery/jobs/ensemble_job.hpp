@@ -51,6 +51,13 @@ struct EnsembleJob {
   std::vector<int> devices;
   std::string out = "ensemble.h5";
   std::string plot;  // PNG of the energy drift against time ("": none)
+  // A surface of section "NAME=VALUE" (a state word through a value; "": none), the direction
+  // its crossings are counted in (up, down, both), the crossings each trajectory keeps, and a
+  // PNG of them in the section's plane ("": none).
+  std::string section;
+  std::string section_direction = "up";
+  std::int64_t max_crossings = 256;
+  std::string section_plot;
   bool overwrite = false;
   std::string config;
   bool quiet = false;
@@ -107,10 +114,14 @@ struct EnsembleRunResult {
   // With a tolerance: the accepted steps per trajectory over the ensemble (smallest, median,
   // largest) and the rejected ones in all; outcome.failed says how many did not finish.
   std::int64_t steps_min = 0, steps_median = 0, steps_max = 0, steps_rejected = 0;
+  // With a section: the crossings of all trajectories, and those beyond --max-crossings (counted,
+  // not kept) and how many trajectories had such.
+  std::int64_t crossings = 0, crossings_beyond = 0, trajectories_beyond = 0;
 };
 
 struct EnsembleJobOutcome {
   EnsembleStartSet starts;
+  EnsembleSection section;  // word < 0: none
   std::int64_t steps = 0;
   std::vector<EnsembleRunResult> runs;
 };

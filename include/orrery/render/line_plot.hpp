@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A line chart a person can read: a title, axes with ticks and labels, a grid, one or more
-// series drawn as lines and named in a legend; the y axis linear or logarithmic (points with
+// series drawn as lines (or as dots: a scatter plot) and named in a legend (series without a
+// label are left out of it); the y axis linear or logarithmic (points with
 // y <= 0 break a line there). Drawn with Cairo on a white page.
 #pragma once
 
@@ -15,6 +16,7 @@ struct PlotSeries {
   std::string label;
   std::vector<double> x, y;
   Rgb8 colour;
+  bool dots = false;  // each point a dot, no line between them
 };
 
 struct PlotAxes {

@@ -23,7 +23,8 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
   EnsembleTaskSource tasks(setup, out, &options.progress);
   const auto start = std::chrono::steady_clock::now();
   on_threads(threads, [&](std::size_t, std::size_t) {
-    kernel.run[static_cast<std::size_t>(setup.problem)](tasks);
+    const auto p = static_cast<std::size_t>(setup.problem);
+    (setup.section.word >= 0 ? kernel.run_section[p] : kernel.run[p])(tasks);
   });
   out.info.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

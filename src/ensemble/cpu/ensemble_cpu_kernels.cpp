@@ -12,16 +12,24 @@ namespace orrery::cpu {
   namespace isa {                                           \
   template <int Problem>                                    \
   void run_ensemble_problem(EnsembleTaskSource&);           \
+  template <int Problem>                                    \
+  void run_section_problem(EnsembleTaskSource&);            \
   }
 ORRERY_FOR_EACH_CPU_ISA(ORRERY_DECLARE)
 #undef ORRERY_DECLARE
 
 namespace {
-// One entry per instruction set, each with its lanes for every problem.
+// One entry per instruction set, each with its lanes for every problem, without and with a
+// section.
 #define ORRERY_ENTRY(isa)                                                                 \
-  EnsembleCpuKernel{#isa, []<int... P>(std::integer_sequence<int, P...>) {               \
+  EnsembleCpuKernel{#isa,                                                                 \
+                    []<int... P>(std::integer_sequence<int, P...>) {                     \
                       return std::array<EnsembleCpuKernel::Run, kEnsembleProblemCount>{ \
                           &isa::run_ensemble_problem<P>...};                            \
+                    }(std::make_integer_sequence<int, kEnsembleProblemCount>{}),          \
+                    []<int... P>(std::integer_sequence<int, P...>) {                     \
+                      return std::array<EnsembleCpuKernel::Run, kEnsembleProblemCount>{ \
+                          &isa::run_section_problem<P>...};                             \
                     }(std::make_integer_sequence<int, kEnsembleProblemCount>{})},
 constexpr EnsembleCpuKernel kKernels[] = {ORRERY_FOR_EACH_CPU_ISA(ORRERY_ENTRY)};
 #undef ORRERY_ENTRY

@@ -15,6 +15,8 @@ EnsembleTaskSource::EnsembleTaskSource(const EnsembleSetup& s, EnsembleOutcome& 
       steps_accepted(out.steps_accepted.empty() ? nullptr : out.steps_accepted.data()),
       steps_rejected(out.steps_rejected.empty() ? nullptr : out.steps_rejected.data()),
       status(out.status.empty() ? nullptr : out.status.data()),
+      section_count(out.section_count.empty() ? nullptr : out.section_count.data()),
+      section_points(out.section_points.empty() ? nullptr : out.section_points.data()),
       progress_(progress),
       start_(std::chrono::steady_clock::now()),
       last_report_(start_) {}

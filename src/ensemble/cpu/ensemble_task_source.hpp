@@ -36,6 +36,10 @@ class EnsembleTaskSource {
   std::uint32_t* const steps_accepted;
   std::uint32_t* const steps_rejected;
   std::uint8_t* const status;
+  // With a section (else null): each trajectory's crossings, and its first K recorded as rows of
+  // the state words then the time (EnsembleOutcome::section_points).
+  std::int64_t* const section_count;
+  double* const section_points;
 
  private:
   std::atomic<std::int64_t> next_{0};
@@ -45,11 +49,13 @@ class EnsembleTaskSource {
 };
 
 // One instruction-set variant of the lanes: `run[p]` (problem p) is called by every worker thread
-// and returns when the source is exhausted.
+// and returns when the source is exhausted; `run_section[p]` the same for a run with a section
+// (ensemble_section_lanes.cpp, compiled apart so that the lanes without one are untouched).
 struct EnsembleCpuKernel {
   using Run = void (*)(EnsembleTaskSource&);
   const char* name;
   std::array<Run, kEnsembleProblemCount> run;
+  std::array<Run, kEnsembleProblemCount> run_section;
 };
 
 std::span<const EnsembleCpuKernel> ensemble_cpu_kernels();  // widest first

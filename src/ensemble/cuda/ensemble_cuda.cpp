@@ -33,6 +33,11 @@ struct EnsembleBuffers {
   // With a tolerance: steps accepted and rejected, status (uint32, uint32, uint8 per trajectory).
   DeviceArray<unsigned char> tally;
   PinnedArray<unsigned char> tally_host;
+  // With a section: each trajectory's crossings and its K slots of D + 1 doubles.
+  DeviceArray<std::int64_t> section_count;
+  DeviceArray<double> section_points;
+  PinnedArray<std::int64_t> section_count_host;
+  PinnedArray<double> section_points_host;
 };
 
 // Bytes of a trajectory's tally (steps accepted and rejected, status).
@@ -149,6 +154,13 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
       a.steps_rejected = a.steps_accepted + n;
       a.status = t + 2 * n * sizeof(std::uint32_t);
     }
+    const std::size_t slot_words = n * static_cast<std::size_t>(setup.section.capacity) *
+                                   static_cast<std::size_t>(words + 1);
+    if (setup.section.word >= 0) {
+      a.section = setup.section;
+      a.section_count = b.section_count.reserve(n);
+      a.section_points = b.section_points.reserve(slot_words);
+    }
     ORRERY_CUDA_CHECK(cudaEventRecord(s->begin, s->stream), where);
     launch_ensemble_kernel(setup, a, s->stream);
     ORRERY_CUDA_CHECK(cudaEventRecord(s->end, s->stream), where);
@@ -164,6 +176,16 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
       ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.tally_host.reserve(n * kTallyBytes), b.tally.get(),
                                         n * kTallyBytes, cudaMemcpyDeviceToHost, s->stream),
                         where);
+    if (a.section_count) {
+      ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.section_count_host.reserve(n), a.section_count,
+                                        n * sizeof(std::int64_t), cudaMemcpyDeviceToHost,
+                                        s->stream),
+                        where);
+      ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.section_points_host.reserve(slot_words),
+                                        a.section_points, slot_words * sizeof(double),
+                                        cudaMemcpyDeviceToHost, s->stream),
+                        where);
+    }
   }
 
   // While the devices compute: the results' pages faulted in on every core, so that gathering
@@ -188,6 +210,15 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
     else
       gather_state<double>(*s, words, out);
     if (setup.tolerance > 0) gather_tally(*s, out);
+    if (setup.section.word >= 0) {
+      const auto n = static_cast<std::size_t>(s->n);
+      const std::size_t row = static_cast<std::size_t>(setup.section.capacity) *
+                              static_cast<std::size_t>(words + 1);
+      std::copy_n(s->buffers->section_count_host.get(), n,
+                  out.section_count.begin() + s->first);
+      std::copy_n(s->buffers->section_points_host.get(), n * row,
+                  out.section_points.begin() + static_cast<std::ptrdiff_t>(s->first * row));
+    }
     for (int k = 0; k < setup.samples && !out.drift.empty(); ++k)
       std::copy_n(s->buffers->drift_host.get() + static_cast<std::size_t>(k) * s->n, s->n,
                   out.drift.begin() + static_cast<std::ptrdiff_t>(k * setup.trajectories + s->first));

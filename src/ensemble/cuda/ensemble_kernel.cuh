@@ -17,6 +17,7 @@
 #include "ensemble/index_dispatch.hpp"
 #include "orrery/ensemble/adaptive_trajectory.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
+#include "orrery/ensemble/section_crossing.hpp"
 
 namespace orrery::cuda {
 
@@ -27,7 +28,25 @@ namespace {
 // similar steps, so a warp's threads mostly loop together; a finished thread idles until its
 // warp is done. The problem's Data is a kernel argument, read in place from the parameter bank
 // (__grid_constant__: the field keeps its address without a copy to local memory).
-template <class Problem, class Table, class R, bool Mixed, bool Adaptive>
+// A crossing of the section found by one thread: counted, and kept in its slots while there are
+// any.
+template <class Problem, class R>
+struct ThreadCrossings {
+  static constexpr int D = EnsembleSystem<Problem, R>::D;
+  double* slots;  // this trajectory's K slots of D + 1 words
+  int capacity;
+  std::int64_t* found;
+  ORRERY_HD void operator()(bool, const R (&y)[D], const R& t) const {
+    if (*found < capacity) {
+      double* slot = slots + *found * (D + 1);
+      for (int w = 0; w < D; ++w) slot[w] = static_cast<double>(y[w]);
+      slot[D] = static_cast<double>(t);
+    }
+    ++*found;
+  }
+};
+
+template <class Problem, class Table, class R, bool Mixed, bool Adaptive, bool Sectioned>
 __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
     ensemble_kernel(const EnsembleKernelArgs a,
                     const __grid_constant__ typename Problem::Data data) {
@@ -58,37 +77,59 @@ __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
           static_cast<float>(relative_drift(Problem::energy(data, row + D, y), e0));
     }
   };
+  // With a section: the watch over every step (ensemble/section_crossing.hpp), else none.
+  std::int64_t found = 0;
+  double* const slots =
+      Sectioned ? a.section_points + i * a.section.capacity * (D + 1) : nullptr;
+  const auto watch = [&] {
+    if constexpr (Sectioned)
+      return watch_section<Problem, Table, R>(
+          field, a.section, ThreadCrossings<Problem, R>{slots, a.section.capacity, &found});
+    else
+      return NoStepWatch{};
+  }();
   if constexpr (Adaptive) {
     const AdaptiveTally<R> tally = integrate_adaptive_trajectory<Problem, Table, R>(
         st, field, static_cast<R>(a.dt), static_cast<R>(a.t_end), a.samples,
-        static_cast<R>(a.tolerance), [&](bool, R sample, R, const typename System::State& now) {
+        static_cast<R>(a.tolerance),
+        [&](bool, R sample, R, const typename System::State& now) {
           record(static_cast<int>(sample), now);
-        });
+        },
+        watch);
     a.steps_accepted[i] = static_cast<std::uint32_t>(tally.accepted);
     a.steps_rejected[i] = static_cast<std::uint32_t>(tally.rejected);
     a.status[i] = static_cast<std::uint8_t>(tally.status);
     if constexpr (Problem::has_energy)  // the samples a failed trajectory never reached
       for (int s = static_cast<int>(tally.next_sample); s <= a.samples; ++s)
         a.drift[static_cast<std::int64_t>(s - 1) * a.n + i] = __int_as_float(0x7fc00000);
+  } else if constexpr (Sectioned) {
+    integrate_watched_trajectory<Problem, Table, R>(st, field, static_cast<R>(a.dt), a.steps,
+                                                    a.samples, record, watch);
   } else {
     integrate_trajectory<Problem, Table, R>(st, field, static_cast<R>(a.dt), a.steps, a.samples,
                                             record);
+  }
+  if constexpr (Sectioned) {
+    a.section_count[i] = found;
+    for (std::int64_t c = found; c < a.section.capacity; ++c)
+      for (int w = 0; w <= D; ++w)
+        slots[c * (D + 1) + w] = __longlong_as_double(0x7ff8000000000000LL);
   }
   R* out = static_cast<R*>(a.final_state);
   for (int w = 0; w < D; ++w) out[w * a.n + i] = System::word(st, w);
 }
 
-template <class Problem, class Table, class R, bool Mixed, bool Adaptive>
+template <class Problem, class Table, class R, bool Mixed, bool Adaptive, bool Sectioned>
 void launch(const EnsembleKernelArgs& a, const void* data, unsigned blocks, cudaStream_t stream) {
   const typename Problem::Data none{};
   const auto& d = data ? *static_cast<const typename Problem::Data*>(data) : none;
-  ensemble_kernel<Problem, Table, R, Mixed, Adaptive>
+  ensemble_kernel<Problem, Table, R, Mixed, Adaptive, Sectioned>
       <<<blocks, kEnsembleThreadsPerBlock, 0, stream>>>(a, d);
 }
 
 }  // namespace
 
-template <int P>
+template <int P, bool S>
 EnsembleLaunchFn ensemble_kernel_for(int integrator, Precision precision, bool adaptive) {
   using Problem = EnsembleProblems::at<P>;
   return visit_index<kEnsembleIntegratorCount>(integrator, [&]<int I>() -> EnsembleLaunchFn {
@@ -96,14 +137,14 @@ EnsembleLaunchFn ensemble_kernel_for(int integrator, Precision precision, bool a
     if constexpr (integrator_applies<Problem, Table>) {
       if constexpr (integrator_adapts<Table>) {
         if (adaptive) {
-          if (precision == Precision::fp32) return launch<Problem, Table, float, false, true>;
-          if (precision == Precision::mixed) return launch<Problem, Table, double, true, true>;
-          return launch<Problem, Table, double, false, true>;
+          if (precision == Precision::fp32) return launch<Problem, Table, float, false, true, S>;
+          if (precision == Precision::mixed) return launch<Problem, Table, double, true, true, S>;
+          return launch<Problem, Table, double, false, true, S>;
         }
       }
-      if (precision == Precision::fp32) return launch<Problem, Table, float, false, false>;
-      if (precision == Precision::mixed) return launch<Problem, Table, double, true, false>;
-      return launch<Problem, Table, double, false, false>;
+      if (precision == Precision::fp32) return launch<Problem, Table, float, false, false, S>;
+      if (precision == Precision::mixed) return launch<Problem, Table, double, true, false, S>;
+      return launch<Problem, Table, double, false, false, S>;
     } else {
       return nullptr;
     }

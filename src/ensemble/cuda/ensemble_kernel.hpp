@@ -30,6 +30,11 @@ struct EnsembleKernelArgs {
   std::uint32_t* steps_accepted = nullptr;
   std::uint32_t* steps_rejected = nullptr;
   std::uint8_t* status = nullptr;
+  // With a section (the sectioned kernels): each trajectory's crossings, and its first K as rows
+  // of the state words then the time, section_points[((i·K) + c)·(D + 1) + w] in double.
+  EnsembleSection section;
+  std::int64_t* section_count = nullptr;
+  double* section_points = nullptr;
 };
 
 // Enqueues `blocks` blocks of the kernel with the problem's Data (EnsembleSetup::data, null:
@@ -38,9 +43,10 @@ using EnsembleLaunchFn = void (*)(const EnsembleKernelArgs&, const void* data, u
                                   cudaStream_t);
 
 // The kernel of problem P for an integrator and a precision (fp64, fp32, mixed), with step
-// control (`adaptive`, embedded pairs only) or fixed steps; compiled in its own file per problem
-// (ensemble_kernel.cuh, instantiated by CMake).
-template <int P>
+// control (`adaptive`, embedded pairs only) or fixed steps, watching a surface of section or
+// not (Sectioned: separate kernels, so the registers of a run without one are what they were);
+// compiled in its own file per problem and Sectioned (ensemble_kernel.cuh, instantiated by CMake).
+template <int P, bool Sectioned>
 EnsembleLaunchFn ensemble_kernel_for(int integrator, Precision precision, bool adaptive);
 
 inline constexpr int kEnsembleThreadsPerBlock = 256;

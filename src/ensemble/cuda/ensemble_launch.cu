@@ -16,19 +16,22 @@ namespace {
 
 using Pick = EnsembleLaunchFn (*)(int, Precision, bool);
 
-template <int... P>
+template <bool Sectioned, int... P>
 constexpr std::array<Pick, sizeof...(P)> picks(std::integer_sequence<int, P...>) {
-  return {&ensemble_kernel_for<P>...};
+  return {&ensemble_kernel_for<P, Sectioned>...};
 }
-constexpr auto kPicks = picks(std::make_integer_sequence<int, kEnsembleProblemCount>{});
+constexpr auto kPicks = picks<false>(std::make_integer_sequence<int, kEnsembleProblemCount>{});
+constexpr auto kSectionPicks =
+    picks<true>(std::make_integer_sequence<int, kEnsembleProblemCount>{});
 
 }  // namespace
 
 void launch_ensemble_kernel(const EnsembleSetup& setup, const EnsembleKernelArgs& args,
                             cudaStream_t stream) {
+  const auto& picks = setup.section.word >= 0 ? kSectionPicks : kPicks;
   const EnsembleLaunchFn launch =
-      kPicks.at(static_cast<std::size_t>(setup.problem))(setup.integrator, setup.precision,
-                                                          setup.tolerance > 0);
+      picks.at(static_cast<std::size_t>(setup.problem))(setup.integrator, setup.precision,
+                                                         setup.tolerance > 0);
   const auto blocks = static_cast<unsigned>((args.n + kEnsembleThreadsPerBlock - 1) /
                                             kEnsembleThreadsPerBlock);
   launch(args, setup.data, blocks, stream);
