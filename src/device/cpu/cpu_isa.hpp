@@ -42,8 +42,9 @@ const Kernel& choose_kernel(std::span<const Kernel> kernels, const std::string& 
   for (const auto& k : kernels) {
     if (!name.empty() && name != k.name) continue;
     if (runs(k.name)) return k;
-    throw ParameterError("cpu-kernel", name,
-                         fmt::format("a kernel this CPU runs: {}", fmt::join(runnable, ", ")));
+    if (!name.empty())
+      throw ParameterError("cpu-kernel", name,
+                           fmt::format("a kernel this CPU runs: {}", fmt::join(runnable, ", ")));
   }
   throw ParameterError("cpu-kernel", name, fmt::format("one of: {}", fmt::join(compiled, ", ")));
 }
