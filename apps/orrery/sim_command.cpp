@@ -39,9 +39,11 @@ std::string list_text() {
   out += "\nEngines:\n\n";
   out += "  direct  all pairs, exact; CPU (SIMD, threads) and CUDA (tiles, all GPUs)\n";
   out += "  tree    Barnes–Hut octree, --theta and --multipole; CPU (groups, SIMD) and CUDA (all GPUs)\n";
+  const auto runs = supported_cpu_kernel_names();
   out += fmt::format("\nCPU kernels (--cpu-kernel): {}; this CPU runs: {}\n",
                      fmt::join(cpu_kernel_names(), ", "),
-                     fmt::join(supported_cpu_kernel_names(), ", "));
+                     runs.empty() ? "none of them (built for another CPU's widest)"
+                                  : fmt::format("{}", fmt::join(runs, ", ")));
   return out;
 }
 

@@ -50,8 +50,9 @@ bool cpu_runs_kernel(const std::string& name) {
 }
 
 std::string resolve_cpu_kernel(const std::string& requested) {
+  if (requested.empty()) return widest_cpu_kernel();
   const auto runs = supported_cpu_kernel_names();
-  if (requested.empty()) return runs.front();
+  if (runs.empty()) widest_cpu_kernel();  // throws: what the build has and how to rebuild
   if (!cpu_runs_kernel(requested))
     throw ParameterError("cpu-kernel", requested,
                          fmt::format("a kernel this CPU runs: {}", fmt::join(runs, ", ")));

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Choosing among the per-instruction-set variants of a CPU kernel: each kernel table lists one
-// entry per compiled ISA, widest first (CMake defines ORRERY_HAVE_KERNEL_<isa>); the CPU's
-// support is tested at run time.
+// entry per compiled ISA, widest first (ORRERY_FOR_EACH_CPU_ISA of the generated
+// cpu_isa_set.hpp, which only the files listing the kernels include); the CPU's support is
+// tested at run time.
 #pragma once
 
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,38 +16,37 @@
 #include "orrery/device/cpu/cpu_kernels.hpp"
 #include "orrery/core/error.hpp"
 
-// X(isa) for every instruction set this build compiled kernels for, widest first.
-#if defined(ORRERY_HAVE_KERNEL_avx512)
-#define ORRERY_IF_AVX512(X) X(avx512)
-#else
-#define ORRERY_IF_AVX512(X)
-#endif
-#if defined(ORRERY_HAVE_KERNEL_avx2)
-#define ORRERY_IF_AVX2(X) X(avx2)
-#else
-#define ORRERY_IF_AVX2(X)
-#endif
-#define ORRERY_FOR_EACH_CPU_ISA(X) ORRERY_IF_AVX512(X) ORRERY_IF_AVX2(X) X(generic)
-
 namespace orrery::cpu {
 
-// Whether this CPU executes the instructions of `isa`.
+// Whether this CPU executes the instructions of `isa` ("avx512", "avx2", "generic").
 bool isa_supported(std::string_view isa);
 
-// The entry of `kernels` (each with a `name`) for `name`, or the widest this CPU runs for "".
-// Throws ParameterError("cpu-kernel", ...) naming the kernels that are compiled or runnable.
+// The error for a build none of whose kernels (`compiled`) this CPU runs (`runs` tells what it
+// does): what the build was compiled for, what the CPU runs, and how to rebuild.
+InputError no_runnable_kernel(const std::vector<std::string>& compiled,
+                              bool (*runs)(std::string_view));
+
+// The entry of `kernels` (each with a `name`) for `name`, or the widest this CPU runs for "";
+// `runs` tells whether the CPU executes an instruction set. Throws ParameterError("cpu-kernel",
+// ...) naming the kernels that are compiled or runnable, or no_runnable_kernel when this CPU
+// runs none of them.
 template <class Kernel>
-const Kernel& choose_kernel(std::span<const Kernel> kernels, const std::string& name) {
+const Kernel& choose_kernel(std::span<const Kernel> kernels, const std::string& name,
+                            bool (*runs)(std::string_view) = isa_supported) {
+  std::vector<std::string> compiled, runnable;
+  for (const auto& k : kernels) {
+    compiled.emplace_back(k.name);
+    if (runs(k.name)) runnable.emplace_back(k.name);
+  }
+  if (runnable.empty()) throw no_runnable_kernel(compiled, runs);
   for (const auto& k : kernels) {
     if (!name.empty() && name != k.name) continue;
-    if (isa_supported(k.name)) return k;
+    if (runs(k.name)) return k;
     if (!name.empty())
       throw ParameterError("cpu-kernel", name,
-                           fmt::format("a kernel this CPU runs: {}",
-                                       fmt::join(supported_cpu_kernel_names(), ", ")));
+                           fmt::format("a kernel this CPU runs: {}", fmt::join(runnable, ", ")));
   }
-  throw ParameterError("cpu-kernel", name,
-                       fmt::format("one of: {}", fmt::join(cpu_kernel_names(), ", ")));
+  throw ParameterError("cpu-kernel", name, fmt::format("one of: {}", fmt::join(compiled, ", ")));
 }
 
 }  // namespace orrery::cpu

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The instruction-set variants of the divergence-map kernel this build compiled (CMake defines
-// ORRERY_HAVE_KERNEL_<name>); device/cpu/cpu_isa.hpp chooses among them.
+// The instruction-set variants of the divergence-map kernel this build compiled (listed by the
+// generated cpu_isa_set.hpp); device/cpu/cpu_isa.hpp chooses among them.
+#include "cpu_isa_set.hpp"
 #include "device/cpu/cpu_isa.hpp"
 #include <utility>
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The instruction-set variants of the ensemble lanes this build compiled (CMake defines
-// ORRERY_HAVE_KERNEL_<name>); device/cpu/cpu_isa.hpp chooses among them.
+// The instruction-set variants of the ensemble lanes this build compiled (listed by the
+// generated cpu_isa_set.hpp); device/cpu/cpu_isa.hpp chooses among them.
 #include <utility>
 
+#include "cpu_isa_set.hpp"
 #include "device/cpu/cpu_isa.hpp"
 #include "ensemble/cpu/ensemble_task_source.hpp"
 

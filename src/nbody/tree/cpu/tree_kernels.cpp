@@ -2,6 +2,7 @@
 // The instruction-set variants of the tree engine's list sums this build compiled.
 #include <string>
 
+#include "cpu_isa_set.hpp"
 #include "device/cpu/cpu_isa.hpp"
 #include "tree_kernel.hpp"
 
