@@ -144,7 +144,7 @@ ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, Engine
   out.median_seconds = median(total);
   out.median_parts = {median(upload), median(build), median(force)};
   const double pass = out.median_parts.force > 0 ? out.median_parts.force : out.median_seconds;
-  if (job.engine == "direct" && pass > 0)
+  if (find_force_engine(job.engine).all_pairs && pass > 0)
     out.interactions_per_second =
         static_cast<double>(n) * static_cast<double>(n > 0 ? n - 1 : 0) / pass;
   write_forces(job, eo, out, p.id, a, phi, out.median_seconds);

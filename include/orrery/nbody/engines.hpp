@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Force engines by name and backend: `direct` (all pairs) and `tree` (Barnes–Hut), each on the
-// CPU and, in a build with CUDA, on GPUs. Every engine computes the same softened Newtonian
+// CPU and, in a build with CUDA, on GPUs, as the registry lists them (nbody/engine_registry.hpp). Every engine computes the same softened Newtonian
 // gravity (nbody/force_engine.hpp), with ε_ij = ε (global) or ε_ij² = (ε_i² + ε_j²)/2 when
 // particles carry their own softening. This is the dispatcher, which brings in the backends; the
 // options and what resolve_backend() gives are in nbody/engine_options.hpp.
@@ -13,6 +13,7 @@
 
 #include "orrery/device/cpu/cpu_kernels.hpp"
 #include "orrery/nbody/engine_options.hpp"
+#include "orrery/nbody/engine_registry.hpp"
 #include "orrery/nbody/force_engine.hpp"
 
 namespace orrery {
@@ -23,12 +24,11 @@ namespace orrery {
 template <class Real>
 ResolvedBackend resolve_backend(const EngineOptions& options);
 
-// The engine on the backend resolve_backend() gives. Throws ParameterError("engine", name, the
-// valid names) for an unknown name, and ParameterError for an option out of range (θ outside
-// [0, 2), ...).
+// The engine on the backend resolve_backend() gives, by the factory the registry holds for it.
+// Throws ParameterError("engine", name, the valid names) for an unknown name, and
+// ParameterError for an option out of range (θ outside [0, kMaxTheta), ...).
 template <class Real>
 std::unique_ptr<ForceEngine<Real>> make_force_engine(std::string_view name,
                                                      const EngineOptions& options);
-std::vector<std::string> force_engine_names();
 
 }  // namespace orrery
