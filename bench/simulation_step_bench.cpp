@@ -6,7 +6,7 @@
 
 #include <limits>
 
-#include "orrery/jobs/sim_setup.hpp"
+#include "orrery/jobs/simulation_of_job.hpp"
 #include "orrery/nbody/step_schedule.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 

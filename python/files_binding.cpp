@@ -7,7 +7,7 @@
 #include "bindings.hpp"
 #include "orrery/io/divergence_map_file.hpp"
 #include "orrery/io/run_store.hpp"
-#include "orrery/jobs/sim_setup.hpp"
+#include "orrery/jobs/simulation_of_job.hpp"
 
 namespace orrery::python {
 

@@ -2,7 +2,7 @@
 // orrery.Simulation's Python face: stepping without the GIL (Ctrl-C stops a long integrate
 // between two steps), the state as numpy arrays, the diagnostics and saving. The arrays are
 // views of the simulation's own memory where it lives on the host in fp32 or fp64: writing
-// through one changes the next step (python/simulation.hpp notices the write), and each view
+// through one changes the next step (python/simulation_core.hpp notices the write), and each view
 // keeps that memory alive through its base, a capsule holding the simulation. A GPU engine's
 // state, or an fp128 one, comes as a read-only copy in float64; assigning the attribute
 // (sim.position = ...) writes the state on every engine.
@@ -17,7 +17,7 @@
 #include "orrery/io/output_set.hpp"
 #include "orrery/io/run_store.hpp"
 #include "orrery/jobs/run_limits.hpp"
-#include "py_simulation.hpp"
+#include "simulation_settings.hpp"
 #include "simulation_doc.hpp"
 
 namespace orrery::python {

@@ -37,8 +37,7 @@ std::string list_text() {
   out += "  (implicit: the stages are solved by fixed-point iteration to rounding, each sweep\n"
          "   evaluating the forces once per stage that depends on the others)\n";
   out += "\nEngines:\n\n";
-  out += "  direct  all pairs, exact; CPU (SIMD, threads) and CUDA (tiles, all GPUs)\n";
-  out += "  tree    Barnes–Hut octree, --theta and --multipole; CPU (groups, SIMD) and CUDA (all GPUs)\n";
+  out += force_engines_text();
   const auto runs = supported_cpu_kernel_names();
   out += fmt::format("\nCPU kernels (--cpu-kernel): {}; this CPU runs: {}\n",
                      fmt::join(cpu_kernel_names(), ", "),

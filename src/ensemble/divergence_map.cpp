@@ -14,6 +14,7 @@
 #include "device/cuda/device_info.hpp"
 #endif
 #include "orrery/core/error.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
 namespace orrery {
@@ -48,8 +49,7 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
     out = cpu::run_divergence_map(setup, pixels, options);
     out.info.note = cpu_run_note(choice, options.backend, out.info.note);
   }
-  out.info.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.info.wall_seconds = seconds_since(t0);
   out.info.setup_seconds = std::chrono::duration<double>(t0 - called).count() +
                            (on_gpu ? out.info.launched_seconds : 0.0);
   return out;

@@ -7,6 +7,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/jobs/compute_fields.hpp"
+#include "orrery/nbody/engines.hpp"
 #include "orrery/nbody/tree_accuracy.hpp"
 
 namespace orrery {
@@ -20,10 +21,8 @@ Multipole multipole_named(const std::string& name) {
 
 void check_engine_choice(Backend backend, const std::vector<int>& devices, Precision precision,
                          double theta) {
-  if (!(theta >= 0 && theta < 2))
-    throw ParameterError("--theta", fmt::format("{}", theta),
-                         "an opening angle 0 <= theta < 2 (0 opens every cell)");
   try {
+    check_theta(theta);
     check_devices_for_backend(backend, devices);
     EngineOptions where;
     where.backend = backend;
@@ -40,9 +39,14 @@ void check_engine_choice(Backend backend, const std::vector<int>& devices, Preci
 void check_accuracy_choice(const std::string& engine, double accuracy, double theta,
                            const std::string& multipole) {
   if (accuracy == 0) return;
-  if (engine != "tree")
+  if (!find_force_engine(engine).opening_angle) {
+    std::vector<std::string> opening;
+    for (const auto& e : force_engines())
+      if (e.opening_angle) opening.emplace_back(e.name);
     throw ParameterError("--accuracy", fmt::format("{}", accuracy),
-                         "with --engine tree only (the direct engine is exact)");
+                         fmt::format("with --engine {} only (the {} engine is exact)",
+                                     fmt::join(opening, " or "), engine));
+  }
   const EngineOptions defaults;
   if (theta != defaults.theta ||
       multipole != multipole_names()[static_cast<std::size_t>(defaults.multipole)])

@@ -11,6 +11,7 @@
 #include "jobs/sim_settings.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/core/version.hpp"
 #include "orrery/io/hdf5_file.hpp"
 #include "orrery/io/output_path.hpp"
@@ -127,11 +128,11 @@ ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, Engine
   for (std::int64_t k = 0; k < job.repeat; ++k) {
     const auto t0 = std::chrono::steady_clock::now();
     device.copy_to_device(x, xd);
-    const double copy = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double copy = seconds_since(t0);
     engine->accelerations_and_potentials(xd, ad, pd);
     device.copy_to_host(ad, a);
     device.copy_to_host(pd, phi);
-    total.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    total.push_back(seconds_since(t0));
     const EngineTimings t = engine->last_timings();
     upload.push_back(copy + t.upload);
     build.push_back(t.build);
@@ -144,7 +145,7 @@ ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, Engine
   out.median_seconds = median(total);
   out.median_parts = {median(upload), median(build), median(force)};
   const double pass = out.median_parts.force > 0 ? out.median_parts.force : out.median_seconds;
-  if (job.engine == "direct" && pass > 0)
+  if (find_force_engine(job.engine).all_pairs && pass > 0)
     out.interactions_per_second =
         static_cast<double>(n) * static_cast<double>(n > 0 ? n - 1 : 0) / pass;
   write_forces(job, eo, out, p.id, a, phi, out.median_seconds);

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "orrery/core/memory_budget.hpp"
-#include "orrery/jobs/map_job.hpp"
+#include "orrery/jobs/map_job_options.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 #include "stepper_footprint.hpp"

@@ -11,6 +11,7 @@
 
 #include "jobs/run_facts.hpp"
 #include "orrery/core/error.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
 #include "orrery/io/output_path.hpp"
 #include "orrery/io/particle_file.hpp"
@@ -144,8 +145,7 @@ RenderOutcome run_render_job(const RenderJob& job) {
                                      tu.name.empty() ? "" : " ", tu.name, p.size()),
                          w / camera.width, lu);
     }
-    outcome.draw_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    outcome.draw_seconds += seconds_since(t0);
     if (!frames_dir.empty())
       write_png(frames_dir / fmt::format("frame_{:06}.png", k), to_rgb_image(frame));
     if (encoder) encoder->add(frame);

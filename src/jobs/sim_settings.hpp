@@ -8,7 +8,7 @@
 
 #include "orrery/io/run_store.hpp"
 #include "orrery/jobs/sim_job.hpp"
-#include "orrery/jobs/sim_setup.hpp"
+#include "orrery/jobs/simulation_of_job.hpp"
 #include "orrery/nbody/simulation.hpp"
 
 namespace orrery {

@@ -11,6 +11,7 @@
 #include "jobs/sim_settings.hpp"
 #include "jobs/view_sources.hpp"
 #include "orrery/core/error.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/nbody/step_schedule.hpp"
 #include "orrery/scenes/scene_registry.hpp"
@@ -22,10 +23,6 @@ namespace {
 constexpr double kDriftInterval = 1.0;
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 template <class Real>
 class LiveSource final : public FrameSource {

@@ -12,6 +12,7 @@
 
 #include "orrery/core/error.hpp"
 #include "orrery/io/output_path.hpp"
+#include "orrery/jobs/map_job.hpp"
 #include "orrery/render/colormap.hpp"
 #include "orrery/render/divergence_image.hpp"
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "orrery/core/error.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/io/config_file.hpp"
 #include "orrery/io/divergence_map_file.hpp"
 #include "orrery/io/output_path.hpp"
@@ -166,9 +167,7 @@ ZoomOutcome run_zoom_job(const ZoomJob& job, const ZoomObserver& observer) {
       to_do.push_back(k);
   }
   const auto t0 = std::chrono::steady_clock::now();
-  const auto since = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
+  const auto since = [&] { return seconds_since(t0); };
   for (const std::int64_t k : to_do) {
     if (observer.stop && observer.stop()) {
       outcome.stopped = true;

@@ -5,7 +5,8 @@
 
 #include <memory>
 
-#include "orrery/nbody/engines.hpp"
+#include "orrery/nbody/engine_options.hpp"
+#include "orrery/nbody/force_engine.hpp"
 
 namespace orrery::cpu {
 template <class Real>

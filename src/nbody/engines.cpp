@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -13,23 +12,29 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/device/cuda_presence.hpp"
+#include "orrery/nbody/engine_registry.hpp"
 
 namespace orrery {
 
 namespace {
 
-// The widest opening angle accepted: beyond 2 a cell may be opened from inside itself.
-constexpr double kMaxTheta = 2.0;
 // Bodies per leaf and targets per group: beyond this a walk's lists stop fitting any cache.
 constexpr int kMaxLeafOrGroup = 4096;
 
 template <class Real>
-constexpr bool kRunsOnCuda = std::is_same_v<Real, float> || std::is_same_v<Real, double>;
+std::unique_ptr<ForceEngine<Real>> make_cpu_direct_engine(const EngineOptions& options) {
+  return std::make_unique<cpu::DirectEngine<Real>>(options);
+}
+
+// Whether some engine runs Real on CUDA in this build (the CUDA engines run fp32 and fp64).
+template <class Real>
+bool runs_on_cuda() {
+  return std::ranges::any_of(force_engines(),
+                             [](const ForceEngineInfo& e) { return e.cuda.of<Real>() != nullptr; });
+}
 
 void check_options(const EngineOptions& o) {
-  if (!(o.theta >= 0.0 && o.theta < kMaxTheta))
-    throw ParameterError("theta", fmt::format("{}", o.theta),
-                         "an opening angle 0 <= theta < 2 (0 opens every cell: direct accuracy)");
+  check_theta(o.theta);
   if (!(std::isfinite(o.softening) && o.softening >= 0.0))
     throw ParameterError("softening", fmt::format("{}", o.softening), "a length >= 0");
   if (!(std::isfinite(o.g) && o.g > 0.0))
@@ -50,12 +55,76 @@ void check_options(const EngineOptions& o) {
 
 }  // namespace
 
+std::string theta_range_text() { return fmt::format("0 <= theta < {}", kMaxTheta); }
+
+void check_theta(double theta) {
+  if (!(theta >= 0.0 && theta < kMaxTheta))
+    throw ParameterError("theta", fmt::format("{}", theta),
+                         fmt::format("an opening angle {} (0 opens every cell: direct accuracy)",
+                                     theta_range_text()));
+}
+
+bool EngineFactories::runs(Precision precision) const {
+  switch (precision) {
+    case Precision::fp32: return fp32 != nullptr;
+    case Precision::fp64: return fp64 != nullptr;
+    case Precision::fp128: return fp128 != nullptr;
+    case Precision::mixed: return false;
+  }
+  return false;
+}
+
+const std::vector<ForceEngineInfo>& force_engines() {
+  static const std::vector<ForceEngineInfo> engines{
+      {.name = "direct",
+       .description = "all pairs, exact",
+       .cpu_method = "SIMD, threads",
+       .cuda_method = "tiles, all GPUs",
+       .cpu = {&make_cpu_direct_engine<float>, &make_cpu_direct_engine<double>,
+               &make_cpu_direct_engine<float128>},
+#if ORRERY_WITH_CUDA
+       .cuda = {&cuda::make_direct_engine<float>, &cuda::make_direct_engine<double>, nullptr},
+#endif
+       .all_pairs = true},
+      {.name = "tree",
+       .description = "Barnes–Hut octree, --theta and --multipole",
+       .cpu_method = "groups, SIMD",
+       .cuda_method = "all GPUs",
+       .cpu = {&cpu::make_tree_engine<float>, &cpu::make_tree_engine<double>,
+               &cpu::make_tree_engine<float128>},
+#if ORRERY_WITH_CUDA
+       .cuda = {&cuda::make_tree_engine<float>, &cuda::make_tree_engine<double>, nullptr},
+#endif
+       .opening_angle = true},
+  };
+  return engines;
+}
+
+std::vector<std::string> force_engine_names() {
+  std::vector<std::string> names;
+  for (const auto& e : force_engines()) names.emplace_back(e.name);
+  return names;
+}
+
+const ForceEngineInfo& find_force_engine(std::string_view name) {
+  for (const auto& e : force_engines())
+    if (e.name == name) return e;
+  throw ParameterError("engine", std::string(name),
+                       fmt::format("one of: {}", fmt::join(force_engine_names(), ", ")));
+}
+
+std::string force_engines_text() {
+  std::string out;
+  for (const auto& e : force_engines())
+    out += fmt::format("  {:<7} {}; CPU ({}) and CUDA ({})\n", e.name, e.description,
+                       e.cpu_method, e.cuda_method);
+  return out;
+}
+
 const std::vector<std::string>& multipole_names() {
   static const std::vector<std::string> names{"monopole", "quadrupole"};
   return names;
 }
-
-std::vector<std::string> force_engine_names() { return {"direct", "tree"}; }
 
 std::string tree_potential_method(const EngineOptions& options) {
   return fmt::format("tree potentials (theta {}, {})", options.theta,
@@ -74,13 +143,13 @@ ResolvedBackend resolve_backend(const EngineOptions& options) {
                            "cpu or auto: this build of orrery has no CUDA backend (reconfigure "
                            "with -DORRERY_CUDA=ON on a machine with nvcc)");
     if (present == 0) throw ParameterError("backend", "cuda", "cpu or auto: " + why);
-    if (!kRunsOnCuda<Real>)
+    if (!runs_on_cuda<Real>())
       throw ParameterError("backend", "cuda",
                            "cpu or auto for precision fp128 (the CUDA engines run fp32 and fp64)");
     return {Backend::cuda, ""};
   }
   if (present == 0) return {Backend::cpu, why + "; computed on the CPU"};
-  if (!kRunsOnCuda<Real>)
+  if (!runs_on_cuda<Real>())
     return {Backend::cpu, "the CUDA engines run fp32 and fp64, not fp128; computed on the CPU"};
   return {Backend::cuda, ""};
 }
@@ -88,21 +157,16 @@ ResolvedBackend resolve_backend(const EngineOptions& options) {
 template <class Real>
 std::unique_ptr<ForceEngine<Real>> make_force_engine(std::string_view name,
                                                      const EngineOptions& options) {
-  if (name != "direct" && name != "tree")
-    throw ParameterError("engine", std::string(name),
-                         fmt::format("one of: {}", fmt::join(force_engine_names(), ", ")));
+  const ForceEngineInfo& engine = find_force_engine(name);
   check_options(options);
   const Backend backend = resolve_backend<Real>(options).backend;
-#if ORRERY_WITH_CUDA
-  if constexpr (kRunsOnCuda<Real>) {
-    if (backend == Backend::cuda)
-      return name == "direct" ? cuda::make_direct_engine<Real>(options)
-                              : cuda::make_tree_engine<Real>(options);
-  }
-#endif
-  (void)backend;
-  if (name == "direct") return std::make_unique<cpu::DirectEngine<Real>>(options);
-  return cpu::make_tree_engine<Real>(options);
+  const ForceEngineFactory<Real> make =
+      (backend == Backend::cuda ? engine.cuda : engine.cpu).template of<Real>();
+  if (!make)
+    throw ParameterError("backend", to_string(backend),
+                         fmt::format("a backend the {} engine runs on in this precision",
+                                     engine.name));
+  return make(options);
 }
 
 #define ORRERY_INSTANTIATE(Real)                                                               \

@@ -10,6 +10,7 @@
 
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/nbody/engines.hpp"
 
 namespace orrery {
 

@@ -93,7 +93,7 @@ TEST(SimKill, RandomKillsAlwaysResumeBitIdentical) {
                                  {"yoshida4", "fp32", "64", "6"},
                                  {"rk4", "fp128", "16", "2"},
                                  // Enough bodies for the files to be written by their own
-                                 // thread while the run steps on (src/jobs/sim_loop.cpp).
+                                 // thread while the run steps on (src/jobs/sim_snapshot_loop.cpp).
                                  {"leapfrog", "fp64", "2000", "3"}};
   for (const KillCase& c : cases) {
     const std::string tag = std::string(c.integrator) + "-" + c.n;
@@ -232,8 +232,8 @@ TEST(SimKill, AFullDiskStopsCleanlyAndTheRunResumes) {
   expect_stopped_intact_and_resumed(dir);
 }
 
-// The same with the files written by their own thread (1500 bodies: src/jobs/sim_loop.cpp): a
-// second writer fills the disk while the run goes on.
+// The same with the files written by their own thread (1500 bodies:
+// src/jobs/sim_snapshot_loop.cpp): a second writer fills the disk while the run goes on.
 TEST(SimKill, AFullDiskStopsAThreadedWriterCleanly) {
   test::TempDir dir;
   if (!private_tmpfs_allowed())

@@ -11,6 +11,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/io/divergence_map_file.hpp"
 #include "orrery/io/png_file.hpp"
+#include "orrery/jobs/map_job.hpp"
 #include "orrery/jobs/zoom_job.hpp"
 #include "orrery/render/colormap.hpp"
 #include "orrery/render/divergence_image.hpp"

@@ -135,12 +135,11 @@ std::vector<Case> cases() {
   std::vector<Case> out;
   std::vector<Backend> backends{Backend::cpu};
   if (cuda_device_count() > 0) backends.push_back(Backend::cuda);
-  for (const auto& engine : force_engine_names())
+  for (const ForceEngineInfo& engine : force_engines())
     for (Backend b : backends)
-      for (const char* p : {"fp32", "fp64", "fp128"})
-        // CUDA engines run fp32 and fp64.
-        if (b == Backend::cpu || std::string(p) != "fp128")
-          out.push_back({engine, b, p});
+      for (Precision p : {Precision::fp32, Precision::fp64, Precision::fp128})
+        if ((b == Backend::cpu ? engine.cpu : engine.cuda).runs(p))
+          out.push_back({std::string(engine.name), b, to_string(p)});
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/device/cuda_presence.hpp"
 #include "orrery/jobs/forces_job.hpp"
+#include "orrery/nbody/engines.hpp"
 #include "orrery/nbody/tree_accuracy.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 

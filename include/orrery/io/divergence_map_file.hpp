@@ -9,7 +9,8 @@
 #include <string>
 
 #include "orrery/core/precision.hpp"
-#include "orrery/ensemble/divergence_map.hpp"
+#include "orrery/ensemble/divergence_counts.hpp"
+#include "orrery/ensemble/problems/divergence3/divergence_map_params.hpp"
 
 namespace orrery {
 

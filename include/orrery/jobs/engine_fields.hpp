@@ -12,7 +12,8 @@
 #include "orrery/core/backend.hpp"
 #include "orrery/core/parameter.hpp"
 #include "orrery/core/precision.hpp"
-#include "orrery/nbody/engines.hpp"
+#include "orrery/nbody/engine_options.hpp"
+#include "orrery/nbody/engine_registry.hpp"
 
 namespace orrery {
 
@@ -25,10 +26,19 @@ void add_engine_fields(std::vector<ParamField<P>>& f, std::string P::*engine, do
     e.choices = force_engine_names();
     f.push_back(std::move(e));
   }
-  f.push_back(real_field("theta",
-                         "tree engine: opening angle; a cell of size s is taken whole from "
-                         "distance d > s/theta (0 opens every cell)",
-                         theta, RealRule::NonNegative));
+  {
+    auto t = real_field("theta",
+                        "tree engine: opening angle, " + theta_range_text() +
+                            "; a cell of size s is taken whole from distance d > s/theta (0 "
+                            "opens every cell)",
+                        theta, RealRule::Finite);
+    t.set = [theta](P& p, const ParamValue& v) {
+      const double x = require_real("theta", v, RealRule::Finite);
+      check_theta(x);
+      p.*theta = x;
+    };
+    f.push_back(std::move(t));
+  }
   auto m = text_field("multipole", "tree engine: order of a cell's far field", multipole);
   m.kind = ParamKind::Choice;
   m.choices = multipole_names();
@@ -45,11 +55,11 @@ Multipole multipole_named(const std::string& name);
 
 // Refuses, before any work and naming the flag, what make_force_engine would refuse later: a
 // device list with --backend cpu, --backend cuda where it cannot run (no build, no device, fp128),
-// θ outside [0, 2).
+// θ outside [0, kMaxTheta) (nbody/engine_registry.hpp).
 void check_engine_choice(Backend backend, const std::vector<int>& devices, Precision precision,
                          double theta);
-// --accuracy (0: not asked): the tree engine's only, without --theta or --multipole (it chooses
-// them), within the range nbody/tree_accuracy.hpp accepts.
+// --accuracy (0: not asked): only for an engine that opens cells by θ (the tree), without
+// --theta or --multipole (it chooses them), within the range nbody/tree_accuracy.hpp accepts.
 void check_accuracy_choice(const std::string& engine, double accuracy, double theta,
                            const std::string& multipole);
 

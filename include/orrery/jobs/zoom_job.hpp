@@ -18,7 +18,8 @@
 #include <vector>
 
 #include "orrery/core/parameter.hpp"
-#include "orrery/jobs/map_job.hpp"
+#include "orrery/jobs/map_job_options.hpp"
+#include "orrery/jobs/map_job_outcome.hpp"
 #include "orrery/render/rgb_image.hpp"
 
 namespace orrery {

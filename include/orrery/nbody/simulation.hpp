@@ -3,8 +3,8 @@
 // stepper that advances it, and the clock (nbody/sim_clock.hpp). step() is the whole order of a
 // step (the stepper asks the engine for forces and updates the state in place); everything
 // else — outputs, checkpoints, diagnostics — reads the state between steps. The run loop
-// (src/jobs/sim_loop.cpp) chooses each step's size; a checkpoint holds the particles, the clock
-// and the stepper's state, and a Simulation made from them continues bit for bit.
+// (src/jobs/sim_snapshot_loop.cpp) chooses each step's size; a checkpoint holds the particles, the
+// clock and the stepper's state, and a Simulation made from them continues bit for bit.
 #pragma once
 
 #include <cstdint>

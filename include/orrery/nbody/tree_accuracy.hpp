@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "orrery/nbody/engines.hpp"
+#include "orrery/nbody/engine_options.hpp"
 
 namespace orrery {
 

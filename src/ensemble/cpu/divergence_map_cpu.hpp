@@ -3,7 +3,8 @@
 
 #include <span>
 
-#include "orrery/ensemble/divergence_map.hpp"
+#include "orrery/ensemble/divergence_counts.hpp"
+#include "orrery/ensemble/map_run_options.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
 namespace orrery::cpu {

@@ -15,7 +15,8 @@
 #include <span>
 
 #include "orrery/core/precision.hpp"
-#include "orrery/ensemble/divergence_map.hpp"
+#include "orrery/ensemble/divergence_counts.hpp"
+#include "orrery/ensemble/map_run_options.hpp"
 #include "orrery/ensemble/map_integrators.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 #include "ensemble/schedule/work_pool.hpp"

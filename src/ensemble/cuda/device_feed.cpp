@@ -55,20 +55,19 @@ TwinParking DeviceFeed::reset_parking(std::size_t capacity, int parked_bytes,
                                       unsigned long long live_cap) {
   TwinParking q;
   q.capacity = capacity;
-  q.counters = park_counters.reserve(9);
+  q.counters = park_counters.reserve(1);
   q.tag = park_tag.reserve(capacity);
   q.state = park_state.reserve(capacity * parked_bytes);
   q.steps = park_steps.reserve(capacity);
   q.item = park_item.reserve(capacity);
-  ORRERY_CUDA_CHECK(cudaMemsetAsync(q.counters, 0, 9 * sizeof(unsigned long long), stream),
+  ORRERY_CUDA_CHECK(cudaMemsetAsync(q.counters, 0, sizeof(ParkingCounters), stream),
                     where);
   set_live_cap(q, 0, live_cap, stream);
   ORRERY_CUDA_CHECK(cudaMemsetAsync(q.tag, 0, capacity * sizeof(unsigned long long), stream),
                     where);
   if (const char* v = std::getenv("ORRERY_GPU_STATS"); v && std::string_view(v) != "host") {
-    q.stats = park_stats.reserve(kTwinStats);
-    ORRERY_CUDA_CHECK(
-        cudaMemsetAsync(q.stats, 0, kTwinStats * sizeof(unsigned long long), stream), where);
+    q.stats = park_stats.reserve(1);
+    ORRERY_CUDA_CHECK(cudaMemsetAsync(q.stats, 0, sizeof(TwinStats), stream), where);
   }
   return q;
 }
@@ -76,7 +75,7 @@ TwinParking DeviceFeed::reset_parking(std::size_t capacity, int parked_bytes,
 void DeviceFeed::set_live_cap(const TwinParking& q, int k, unsigned long long cap,
                               cudaStream_t on) {
   caps.get()[k] = cap;
-  ORRERY_CUDA_CHECK(cudaMemcpyAsync(q.counters + 6, caps.get() + k, sizeof cap,
+  ORRERY_CUDA_CHECK(cudaMemcpyAsync(&q.counters->live_cap, caps.get() + k, sizeof cap,
                                     cudaMemcpyHostToDevice, on),
                     where);
 }
@@ -90,7 +89,7 @@ unsigned long long DeviceFeed::claims() {
 }
 
 unsigned long long DeviceFeed::progress(const TwinParking& q) {
-  ORRERY_CUDA_CHECK(cudaMemcpyAsync(claimed_seen.get() + 1, q.counters + 7,
+  ORRERY_CUDA_CHECK(cudaMemcpyAsync(claimed_seen.get() + 1, &q.counters->progress,
                                     sizeof(unsigned long long), cudaMemcpyDeviceToHost, poll),
                     where);
   ORRERY_CUDA_CHECK(cudaStreamSynchronize(poll), where);

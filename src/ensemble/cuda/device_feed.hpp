@@ -35,7 +35,9 @@ struct DeviceFeed {
   DeviceArray<unsigned long long> claimed;
   DeviceArray<std::uint64_t> list;
   // Parked trajectories (TwinParking).
-  DeviceArray<unsigned long long> park_counters, park_tag, park_stats;
+  DeviceArray<ParkingCounters> park_counters;
+  DeviceArray<unsigned long long> park_tag;
+  DeviceArray<TwinStats> park_stats;
   DeviceArray<unsigned char> park_state;
   DeviceArray<std::int32_t> park_steps;
   DeviceArray<std::uint32_t> park_item;
@@ -60,7 +62,7 @@ struct DeviceFeed {
   void set_live_cap(const TwinParking& q, int k, unsigned long long cap, cudaStream_t on);
   // The claims so far (claimed[0]), read while the kernel runs.
   unsigned long long claims();
-  // The device's progress so far (counters[7]), read while the kernel runs.
+  // The device's progress so far (ParkingCounters::progress), read while the kernel runs.
   unsigned long long progress(const TwinParking& q);
   // The launch shape that fills the device with the kernel for these options.
   TwinLaunch shape(const DivergenceSetup& setup, Precision precision, bool exact);

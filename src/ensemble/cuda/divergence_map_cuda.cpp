@@ -272,8 +272,8 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                         "(ring of {} entries); this is a bug",
                         where, capacity));
       if (parking.stats) {  // diagnostics, on request
-        unsigned long long stats[kTwinStats];
-        ORRERY_CUDA_CHECK(cudaMemcpy(stats, parking.stats, sizeof stats, cudaMemcpyDeviceToHost),
+        TwinStats stats;
+        ORRERY_CUDA_CHECK(cudaMemcpy(&stats, parking.stats, sizeof stats, cudaMemcpyDeviceToHost),
                           where);
         print_kernel_stats(where, stats);
       }

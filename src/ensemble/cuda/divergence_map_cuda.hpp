@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "map_schedule_policy.hpp"
-#include "orrery/ensemble/divergence_map.hpp"
+#include "orrery/ensemble/divergence_counts.hpp"
+#include "orrery/ensemble/map_run_options.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
 namespace orrery::cuda {

@@ -2,6 +2,7 @@
 #include "map_diagnostics.hpp"
 
 #include <cstdio>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -10,9 +11,15 @@
 
 namespace orrery::cuda {
 
-void print_kernel_stats(const std::string& where, const unsigned long long* stats) {
+void print_kernel_stats(const std::string& where, const TwinStats& s) {
+  const std::pair<const char*, unsigned long long> named[] = {
+      {"segment_ends", s.segment_ends}, {"cycles_at_ends", s.cycles_at_ends},
+      {"cycles_new", s.cycles_new},     {"cycles_take", s.cycles_take},
+      {"cycles_park", s.cycles_park},   {"ring_waits", s.ring_waits},
+      {"warps_left", s.warps_left},     {"unpark_waits", s.unpark_waits},
+      {"park_waits", s.park_waits}};
   std::string line = where + ":";
-  for (int i = 0; i < kTwinStats; ++i) line += fmt::format(" {}={}", kTwinStatNames[i], stats[i]);
+  for (const auto& [name, value] : named) line += fmt::format(" {}={}", name, value);
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 

@@ -24,8 +24,9 @@ struct DeviceTimes {
   std::vector<std::uint64_t> taken;
 };
 
-// The kernel's diagnostic counters (kTwinStats of them, twin_kernel.hpp) of one device.
-void print_kernel_stats(const std::string& where, const unsigned long long* stats);
+// The kernel's diagnostic counters (TwinStats, twin_kernel.hpp) of one device.
+struct TwinStats;
+void print_kernel_stats(const std::string& where, const TwinStats& stats);
 
 // The call's timeline: each device's stages; when fewer pixels than k times all devices'
 // `threads` were left (from `done_over_time`, pixels done against seconds); when the threads

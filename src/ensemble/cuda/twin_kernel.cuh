@@ -78,7 +78,7 @@ __device__ bool next_item(const TwinFeed& f, std::uint32_t& item) {
       item = again & 0xffffffffu;
       return true;
     }
-    if (f.park.stats) atomicAdd(&f.park.stats[5], 1ull);
+    if (f.park.stats) atomicAdd(&f.park.stats->ring_waits, 1ull);
     __nanosleep(500);
   }
 }
@@ -96,7 +96,7 @@ __device__ void park_at(const TwinParking& q, unsigned long long pos,
   const unsigned long long slot = pos & (q.capacity - 1);
   DeviceAtomic<unsigned long long> tag(q.tag[slot]);
   while (tag.load(::cuda::memory_order_acquire) != 0) {
-    if (q.stats) atomicAdd(&q.stats[8], 1ull);
+    if (q.stats) atomicAdd(&q.stats->park_waits, 1ull);
     __nanosleep(100);
   }
   R* words = static_cast<R*>(q.state);
@@ -116,7 +116,7 @@ __device__ void unpark_at(const TwinParking& q, unsigned long long pos,
   const unsigned long long slot = pos & (q.capacity - 1);
   DeviceAtomic<unsigned long long> tag(q.tag[slot]);
   while (tag.load(::cuda::memory_order_acquire) != pos + 1) {
-    if (q.stats) atomicAdd(&q.stats[7], 1ull);
+    if (q.stats) atomicAdd(&q.stats->unpark_waits, 1ull);
     __nanosleep(100);
   }
   const R* words = static_cast<const R*>(q.state);
@@ -135,18 +135,18 @@ __device__ void unpark_at(const TwinParking& q, unsigned long long pos,
 // nothing but a later turn.
 __device__ unsigned long long claim_parked(const TwinParking& q, unsigned want, unsigned least,
                                           unsigned& got) {
-  DeviceAtomic<long long> available(*reinterpret_cast<long long*>(&q.counters[5]));
+  DeviceAtomic<long long> available(*reinterpret_cast<long long*>(&q.counters->published));
   const long long before = available.fetch_sub(want, ::cuda::memory_order_relaxed);
   got = before <= 0 ? 0u : before < want ? static_cast<unsigned>(before) : want;
   if (got < least) got = 0;
   if (got < want) available.fetch_add(want - got, ::cuda::memory_order_relaxed);
-  return got ? atomicAdd(&q.counters[0], static_cast<unsigned long long>(got)) : 0;
+  return got ? atomicAdd(&q.counters->head, static_cast<unsigned long long>(got)) : 0;
 }
 
 // Publishes `count` positions this warp has written (lane 0, after the warp's writes).
 __device__ void publish_parked(const TwinParking& q, unsigned count) {
   __threadfence();
-  DeviceAtomic<long long>(*reinterpret_cast<long long*>(&q.counters[5]))
+  DeviceAtomic<long long>(*reinterpret_cast<long long*>(&q.counters->published))
       .fetch_add(count, ::cuda::memory_order_relaxed);
 }
 
@@ -182,11 +182,12 @@ __global__ void __launch_bounds__(MapPolicy::threads_per_block,
     if (open && next_item(f, item)) {
       load_pixel<Problem>(st, s, gravity, f.list ? f.list[item] : item);
       n = 0;
-      if (q.segment) atomicAdd(&q.counters[2], 1ull);
+      if (q.segment) atomicAdd(&q.counters->live, 1ull);
       return true;
     }
     if (open && q.segment)
-      DeviceAtomic<unsigned long long>(q.counters[4]).store(1, ::cuda::memory_order_relaxed);
+      DeviceAtomic<unsigned long long>(q.counters->no_new_pixel)
+          .store(1, ::cuda::memory_order_relaxed);
     open = false;
     return false;
   };
@@ -196,7 +197,7 @@ __global__ void __launch_bounds__(MapPolicy::threads_per_block,
     const R d2 = Problem::separation2(st);
     if (!(d2 <= dc2) || n == steps) {  // NaN compares false: a non-finite pixel stops
       f.out[item] = result_word(n, n < steps && !isfinite(d2));
-      if (q.segment) atomicAdd(&q.counters[2], ~0ull);
+      if (q.segment) atomicAdd(&q.counters->live, ~0ull);
       has = start_new();
     } else {
       Problem::advance(st, gravity, dt, n < Problem::starter_steps);
@@ -242,8 +243,8 @@ __global__ void __launch_bounds__(MapPolicy::threads_per_block,
         if (!ending) {
           unsigned long long none_left = 0;
           if (lane == 0)
-            none_left =
-                DeviceAtomic<unsigned long long>(q.counters[4]).load(::cuda::memory_order_relaxed);
+            none_left = DeviceAtomic<unsigned long long>(q.counters->no_new_pixel)
+                            .load(::cuda::memory_order_relaxed);
           if (__shfl_sync(kFullWarp, none_left, 0)) {
             // Once a thread has found the feed closed, the warp stops reading the host's ring:
             // those reads of pinned memory, one to three per thread at the end of a run,
@@ -273,8 +274,10 @@ __global__ void __launch_bounds__(MapPolicy::threads_per_block,
       // (least attained first), and the full-length ones end together.
       unsigned long long live = 0, mark = 0;
       if (lane == 0) {
-        live = DeviceAtomic<unsigned long long>(q.counters[2]).load(::cuda::memory_order_relaxed);
-        mark = DeviceAtomic<unsigned long long>(q.counters[8]).load(::cuda::memory_order_relaxed);
+        live = DeviceAtomic<unsigned long long>(q.counters->live)
+                   .load(::cuda::memory_order_relaxed);
+        mark = DeviceAtomic<unsigned long long>(q.counters->median_steps)
+                   .load(::cuda::memory_order_relaxed);
       }
       live = __shfl_sync(kFullWarp, live, 0);
       const auto median = static_cast<long long>(__shfl_sync(kFullWarp, mark, 0));
@@ -282,13 +285,13 @@ __global__ void __launch_bounds__(MapPolicy::threads_per_block,
       const int ahead = __popc(__ballot_sync(kFullWarp, has && n > median));
       const int behind = __popc(__ballot_sync(kFullWarp, has && n < median));
       if (lane == 0 && running)
-        atomicAdd(&q.counters[8], static_cast<unsigned long long>(static_cast<long long>(ahead) -
-                                                                  behind));
+        atomicAdd(&q.counters->median_steps,
+                  static_cast<unsigned long long>(static_cast<long long>(ahead) - behind));
       stay = has && n < median && live >= gridDim.x * blockDim.x;
     }
     const unsigned parking = __ballot_sync(kFullWarp, has && !stay);
     unsigned long long first = 0;
-    if (lane == 0 && parking) first = atomicAdd(&q.counters[1], __popc(parking));
+    if (lane == 0 && parking) first = atomicAdd(&q.counters->tail, __popc(parking));
     first = __shfl_sync(kFullWarp, first, 0);
     if (has && !stay) park_at<Problem>(q, first + __popc(parking & below), st, n, item);
     has = stay;
@@ -302,14 +305,14 @@ __global__ void __launch_bounds__(MapPolicy::threads_per_block,
       unsigned fresh = 0;
       if (lane == 0) {
         // The cap is in device memory: the host raises it while the kernel runs.
-        const unsigned long long live =
-            DeviceAtomic<unsigned long long>(q.counters[2]).load(::cuda::memory_order_relaxed);
-        const unsigned long long cap =
-            DeviceAtomic<unsigned long long>(q.counters[6]).load(::cuda::memory_order_relaxed);
+        const unsigned long long live = DeviceAtomic<unsigned long long>(q.counters->live)
+                                            .load(::cuda::memory_order_relaxed);
+        const unsigned long long cap = DeviceAtomic<unsigned long long>(q.counters->live_cap)
+                                           .load(::cuda::memory_order_relaxed);
         fresh = live < cap ? static_cast<unsigned>(min(32ull, cap - live)) : 0;
         // Lanes running at segment ends: the device's progress, read by the host to share the
         // map's unstarted pixels in proportion to the devices' speeds.
-        atomicAdd(&q.counters[7], static_cast<unsigned long long>(__popc(running)));
+        atomicAdd(&q.counters->progress, static_cast<unsigned long long>(__popc(running)));
       }
       if (lane < __shfl_sync(kFullWarp, fresh, 0)) has = start_new();
       __syncwarp();
@@ -326,21 +329,21 @@ __global__ void __launch_bounds__(MapPolicy::threads_per_block,
     const bool busy = __any_sync(kFullWarp, has);
     if (q.stats && lane == 0) {
       const long long t3 = clock64();
-      atomicAdd(&q.stats[0], 1ull);
-      atomicAdd(&q.stats[1], static_cast<unsigned long long>(t3 - t0));
-      atomicAdd(&q.stats[2], static_cast<unsigned long long>(t2 - t1));
-      atomicAdd(&q.stats[3], static_cast<unsigned long long>(t3 - t2));
-      atomicAdd(&q.stats[4], static_cast<unsigned long long>(t1 - t0));
-      if (!busy) atomicAdd(&q.stats[6], 1ull);
+      atomicAdd(&q.stats->segment_ends, 1ull);
+      atomicAdd(&q.stats->cycles_at_ends, static_cast<unsigned long long>(t3 - t0));
+      atomicAdd(&q.stats->cycles_new, static_cast<unsigned long long>(t2 - t1));
+      atomicAdd(&q.stats->cycles_take, static_cast<unsigned long long>(t3 - t2));
+      atomicAdd(&q.stats->cycles_park, static_cast<unsigned long long>(t1 - t0));
+      if (!busy) atomicAdd(&q.stats->warps_left, 1ull);
     }
     if (busy) continue;
     // Leaving. What this warp parked is visible before its departure is, and the last warp
     // running does not leave while anything is parked.
     __threadfence();
     unsigned long long before = 0;
-    if (lane == 0) before = atomicAdd(&q.counters[3], 1ull);
+    if (lane == 0) before = atomicAdd(&q.counters->warps_left, 1ull);
     if (__shfl_sync(kFullWarp, before, 0) + 1 < gridDim.x * blockDim.x / 32) return;
-    if (lane == 0) atomicAdd(&q.counters[3], ~0ull);
+    if (lane == 0) atomicAdd(&q.counters->warps_left, ~0ull);
     __threadfence();  // sees what every warp that left before parked
     take_parked(1);
     if (!__any_sync(kFullWarp, has)) return;  // the last warp, and nothing parked: done

@@ -20,39 +20,57 @@ namespace orrery::cuda {
 // feed. Item i is pixel list[i] (row-major k·width + j) or, without a list, pixel i;
 // its result goes to out[i] (result_collector.hpp: the count, complemented if non-finite),
 // also in pinned host memory.
-// Trajectories parked between segments, in device memory (see twin_kernel.cuh). A ring of
-// `capacity` slots: a warp reserves positions at counters[1] (tail), writes each slot's state,
-// steps and item before its tag (position + 1), then adds them to counters[5] (published, not
-// yet claimed; signed). A warp claims from counters[5] first, then takes positions at counters[0]
-// (head), waits for each tag and clears it once read. counters[2] counts the pixels started and
-// not finished; counters[3] the warps that have left; counters[4] becomes 1 when a thread finds
-// no new pixel left. counters[6] is the live cap: new pixels start at a segment's end while fewer
-// are live (set before the launch; the host may raise it while the kernel runs). counters[7]
-// sums the lanes running at segment ends before counters[4] is set: the device's progress.
-// counters[8] tracks the median step count of the running trajectories once counters[4] is set.
+// The counters of the queue of parked trajectories, in device memory (see twin_kernel.cuh). The
+// queue is a ring of `capacity` slots: a warp reserves positions at `tail`, writes each slot's
+// state, steps and item before its tag (position + 1), then adds them to `published`. A warp
+// claims from `published` first, then takes positions at `head`, waits for each tag and clears
+// it once read. All zeroed before the launch but `live_cap`.
+struct ParkingCounters {
+  unsigned long long head;        // the next position to take
+  unsigned long long tail;        // the next position to reserve
+  unsigned long long live;        // pixels started and not finished
+  unsigned long long warps_left;  // warps that have left the kernel
+  unsigned long long no_new_pixel;  // becomes 1 when a thread finds no new pixel left
+  // Positions written and not yet claimed, read as a signed count: a claim takes first and gives
+  // back the excess (claim_parked, twin_kernel.cuh).
+  unsigned long long published;
+  // New pixels start at a segment's end while fewer are live (set before the launch; the host
+  // may raise it while the kernel runs).
+  unsigned long long live_cap;
+  // The lanes running at segment ends, summed until no_new_pixel is set: the device's progress.
+  unsigned long long progress;
+  // The median step count of the running trajectories, tracked once no_new_pixel is set.
+  unsigned long long median_steps;
+};
+
+// The diagnostic counters (ORRERY_GPU_STATS), summed over warps.
+struct TwinStats {
+  unsigned long long segment_ends;
+  unsigned long long cycles_at_ends;  // SM clock cycles spent at segment ends,
+  unsigned long long cycles_new;      // of them in starting new pixels there,
+  unsigned long long cycles_take;     // in taking parked ones,
+  unsigned long long cycles_park;     // and in parking
+  unsigned long long ring_waits;      // polls of an empty host ring
+  unsigned long long warps_left;      // warps that left early
+  unsigned long long unpark_waits;    // polls of a parked slot not yet written
+  unsigned long long park_waits;      // polls of a parked slot not yet read
+};
+
+// Trajectories parked between segments, in device memory (see twin_kernel.cuh).
 struct TwinParking {
-  unsigned long long* counters = nullptr;  // [9], zeroed before the launch but [6]
+  ParkingCounters* counters = nullptr;
   unsigned long long* tag = nullptr;       // [capacity], zeroed before the launch
   void* state = nullptr;                   // [words][capacity] of the precision's Real
   std::int32_t* steps = nullptr;           // [capacity]
   std::uint32_t* item = nullptr;           // [capacity]
   unsigned long long capacity = 0;
   unsigned segment = 0;             // loop passes between segment ends; 0: never park
-  // Once no new pixel remains, trajectories behind the median step count (counters[8]) skip
+  // Once no new pixel remains, trajectories behind the median step count (median_steps) skip
   // their turn in the queue while more are live than threads run (twin_kernel.cuh).
   bool catch_up = false;
-  // Diagnostics (ORRERY_GPU_STATS): null, or kTwinStats counters summed over warps.
-  unsigned long long* stats = nullptr;
+  // Diagnostics (ORRERY_GPU_STATS): null, or the counters summed over warps.
+  TwinStats* stats = nullptr;
 };
-
-// The diagnostic counters: segment ends; SM clock cycles spent at them, in starting new pixels
-// there, in taking parked ones, in parking; polls of an empty host ring; warps that left early;
-// polls of a parked slot not yet written, and of one not yet read.
-inline constexpr int kTwinStats = 9;
-inline constexpr const char* kTwinStatNames[kTwinStats] = {
-    "segment_ends", "cycles_at_ends", "cycles_new", "cycles_take", "cycles_park",
-    "ring_waits",   "warps_left",     "unpark_waits", "park_waits"};
-
 
 struct TwinFeed {
   const std::uint64_t* ring = nullptr;     // mapped pinned host memory, `capacity` entries

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "orrery/core/hd.hpp"
-#include "orrery/ensemble/divergence_map.hpp"
+#include "orrery/ensemble/divergence_counts.hpp"
 
 namespace orrery {
 

@@ -2,6 +2,7 @@
 #include "nbody/direct/cuda/direct_cuda_engine.hpp"
 
 #include <chrono>
+#include <span>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,20 +10,14 @@
 #include "device/cuda/cuda_check.hpp"
 #include "device/cuda/device_info.hpp"
 #include "nbody/direct/cuda/direct_cuda_launch.hpp"
+#include "nbody/cuda_bodies.hpp"
 #include "nbody/engine_factories.hpp"
 #include "orrery/core/error.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/nbody/half_softening.hpp"
 #include "orrery/nbody/potential_sum.hpp"
 
 namespace orrery::cuda {
-
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
 
 template <class Real>
 DirectCudaEngine<Real>::DirectCudaEngine(const EngineOptions& options)
@@ -49,25 +44,18 @@ void DirectCudaEngine<Real>::set_bodies(std::span<const Real> mass, std::span<co
   for (auto& s : shares_) total_sms += static_cast<std::size_t>(s->sms);
   const std::size_t tiles = (n_ + kDirectTile - 1) / kDirectTile;
   std::size_t sms_before = 0;
-  for (auto& s : shares_) {
-    s->begin = std::min(n_, tiles * sms_before / total_sms * kDirectTile);
-    sms_before += static_cast<std::size_t>(s->sms);
-    s->end = std::min(n_, tiles * sms_before / total_sms * kDirectTile);
-    ORRERY_CUDA_CHECK(cudaSetDevice(s->device), "selecting a device for the direct engine");
-    auto upload = [&](DeviceArray<Real>& dst, const Real* src, std::size_t count) {
-      Real* p = dst.reserve(count);
-      ORRERY_CUDA_CHECK(cudaMemcpy(p, src, count * sizeof(Real), cudaMemcpyHostToDevice),
-                        "copying the bodies to a device");
-    };
-    upload(s->mass, mass_host_.data(), n_);
-    if (own_softening_) upload(s->half_eps2, half.data(), n_);
-    s->x.reserve(3 * n_);
-    const std::size_t m = s->end - s->begin;
-    s->results.reserve(4 * m);
-    const int slices = direct_slices(m, n_, s->sms, targets_per_thread());
-    s->partial.reserve(slices > 1 ? 4 * m * static_cast<std::size_t>(slices) : 1);
-  }
-  ORRERY_CUDA_CHECK(cudaSetDevice(devices_.front()), "selecting the engine's first device");
+  upload_bodies(shares_, std::span<const Real>(mass_host_),
+                own_softening_ ? std::span<const Real>(half) : std::span<const Real>(), "direct",
+                [&](Share& s) {
+                  s.begin = std::min(n_, tiles * sms_before / total_sms * kDirectTile);
+                  sms_before += static_cast<std::size_t>(s.sms);
+                  s.end = std::min(n_, tiles * sms_before / total_sms * kDirectTile);
+                  s.x.reserve(3 * n_);
+                  const std::size_t m = s.end - s.begin;
+                  s.results.reserve(4 * m);
+                  const int slices = direct_slices(m, n_, s.sms, targets_per_thread());
+                  s.partial.reserve(slices > 1 ? 4 * m * static_cast<std::size_t>(slices) : 1);
+                });
 }
 
 template <class Real>

@@ -12,7 +12,8 @@
 #include "device/cuda/device_team.hpp"
 #include "device/cuda/memory.hpp"
 #include "nbody/direct/cuda/direct_cuda_launch.hpp"
-#include "orrery/nbody/engines.hpp"
+#include "orrery/nbody/engine_options.hpp"
+#include "orrery/nbody/force_engine.hpp"
 
 namespace orrery::cuda {
 

@@ -17,7 +17,7 @@
 
 #include "device/cuda/cuda_check.hpp"
 #include "nbody/direct/cuda/direct_cuda_launch.hpp"
-#include "orrery/nbody/engines.hpp"
+#include "orrery/nbody/engine_options.hpp"
 #include "orrery/physics/inverse_sqrt.hpp"
 
 namespace orrery::cuda {

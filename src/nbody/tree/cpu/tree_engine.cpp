@@ -13,6 +13,7 @@
 
 #include "nbody/engine_factories.hpp"
 #include "orrery/core/error.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
 #include "device/cpu/on_threads.hpp"
@@ -59,10 +60,6 @@ void scalar_lists(const GroupTargets<Real>& t, const SourceList<Real>& bodies,
     for (std::size_t j = 0; j < cells.size; ++j) term(cells, j, true);
     ax[i] = sx, ay[i] = sy, az[i] = sz, phi[i] = sp;
   }
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace

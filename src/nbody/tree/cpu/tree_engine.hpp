@@ -11,7 +11,8 @@
 #include "octree.hpp"
 #include "tree_kernel.hpp"
 #include "orrery/device/cpu/host_array_device.hpp"
-#include "orrery/nbody/engines.hpp"
+#include "orrery/nbody/engine_options.hpp"
+#include "orrery/nbody/force_engine.hpp"
 
 namespace orrery::cpu {
 

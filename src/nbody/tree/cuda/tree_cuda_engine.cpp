@@ -4,15 +4,18 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
+#include <span>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "device/cuda/cuda_check.hpp"
 #include "device/cuda/device_info.hpp"
+#include "nbody/cuda_bodies.hpp"
 #include "nbody/engine_factories.hpp"
 #include "nbody/tree/cuda/tree_walk_launch.hpp"
 #include "orrery/core/error.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/nbody/half_softening.hpp"
 #include "orrery/nbody/potential_sum.hpp"
 
@@ -36,10 +39,6 @@ int checked_group_size(int asked) {
                                      "the default, {})",
                                      kWarpGroupSmall, kWarpGroupLarge, kGroupSize));
   return group;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace
@@ -71,18 +70,11 @@ void TreeCudaEngine<Real>::set_bodies(std::span<const Real> mass, std::span<cons
   n_ = mass.size();
   mass_host_.assign(mass.begin(), mass.end());
   own_softening_ = !softening.empty();
-  for (std::size_t k = 0; k < shares_.size(); ++k) {
-    Share& s = *shares_[k];
-    ORRERY_CUDA_CHECK(cudaSetDevice(s.device), "selecting a device for the tree engine");
-    auto upload = [&](DeviceArray<Real>& dst, const Real* src) {
-      ORRERY_CUDA_CHECK(cudaMemcpy(dst.reserve(n_), src, n_ * sizeof(Real), cudaMemcpyHostToDevice),
-                        "copying the bodies to a device");
-    };
-    upload(s.mass, mass_host_.data());
-    if (own_softening_) upload(s.half_eps2, half.data());
-    if (k > 0) s.x.reserve(3 * n_);
-  }
-  ORRERY_CUDA_CHECK(cudaSetDevice(devices_.front()), "selecting the engine's first device");
+  upload_bodies(shares_, std::span<const Real>(mass_host_),
+                own_softening_ ? std::span<const Real>(half) : std::span<const Real>(), "tree",
+                [&](Share& s) {
+                  if (&s != shares_.front().get()) s.x.reserve(3 * n_);
+                });
 }
 
 // Share k's part of an evaluation, on its own host thread when there are several: its copy of

@@ -16,7 +16,8 @@
 #include "device/cuda/device_team.hpp"
 #include "device/cuda/memory.hpp"
 #include "nbody/tree/cuda/cuda_octree.hpp"
-#include "orrery/nbody/engines.hpp"
+#include "orrery/nbody/engine_options.hpp"
+#include "orrery/nbody/force_engine.hpp"
 
 namespace orrery::cuda {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The C++ side of orrery.Simulation: the settings (a SimJob's engine, integrator, step,
-// precision, backend), the units, and the SimulationCore (python/simulation.hpp) of the particles,
-// made again when particles are added or a setting changes. Its Python face:
+// precision, backend), the units, and the SimulationCore (python/simulation_core.hpp) of the
+// particles, made again when particles are added or a setting changes. Its Python face:
 // simulation_binding.cpp.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 #include "bindings.hpp"
 #include "orrery/jobs/sim_job.hpp"
-#include "simulation.hpp"
+#include "simulation_core.hpp"
 
 namespace orrery::python {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "orrery/jobs/sim_setup.hpp"
+#include "orrery/jobs/simulation_of_job.hpp"
 
 #include <fmt/format.h>
 

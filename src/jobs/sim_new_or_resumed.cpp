@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// run_simulation() (jobs/sim_job.hpp): a new run started in its folder, or a run resumed from its
+// checkpoint, and what run.h5 records of either. Its steps are taken by sim_snapshot_loop.cpp.
 #include <algorithm>
 #include <chrono>
 #include <cmath>

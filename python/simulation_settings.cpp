@@ -2,7 +2,7 @@
 // How an orrery.Simulation is made: from a scene, from arrays (add) or from a particle file or
 // run, with the settings of `orrery sim` that concern the simulation itself (its engine,
 // integrator, step, precision and backend).
-#include "py_simulation.hpp"
+#include "simulation_settings.hpp"
 
 #include <pybind11/stl.h>
 
@@ -10,7 +10,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/memory_budget.hpp"
 #include "orrery/jobs/memory_estimate.hpp"
-#include "orrery/jobs/sim_setup.hpp"
+#include "orrery/jobs/simulation_of_job.hpp"
 #include "orrery/nbody/coinciding_particles.hpp"
 #include "orrery/scenes/dynamical_time.hpp"
 #include "orrery/scenes/scene_registry.hpp"

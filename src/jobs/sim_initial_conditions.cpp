@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The beginning of a new run (jobs/sim_setup.hpp), shared by `orrery sim` (which writes it to a
-// run), `orrery view` (which shows it live) and the Python module.
+// The beginning of a new run (jobs/simulation_of_job.hpp), shared by `orrery sim` (which writes
+// it to a run), `orrery view` (which shows it live) and the Python module.
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "orrery/jobs/sim_setup.hpp"
+#include "orrery/jobs/simulation_of_job.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/integrate/integrator_registry.hpp"

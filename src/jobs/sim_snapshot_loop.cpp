@@ -11,6 +11,7 @@
 #include "jobs/sim_settings.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/nbody/step_schedule.hpp"
 
 namespace orrery {
@@ -107,7 +108,7 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& i
       SimProgress p;
       p.steps_done = s - start_steps;
       p.steps_total = planned;
-      p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      p.seconds = seconds_since(t0);
       p.time = sim.clock().time();
       p.t_end = cadence.t_end;
       observer.progress(p);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "simulation.hpp"
+#include "simulation_core.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -8,7 +8,7 @@
 
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
-#include "orrery/jobs/sim_setup.hpp"
+#include "orrery/jobs/simulation_of_job.hpp"
 #include "orrery/nbody/step_schedule.hpp"
 
 namespace orrery::python {
