@@ -147,7 +147,7 @@ ORRERY_HD void integrate_watched_trajectory(typename EnsembleSystem<Problem, T>:
   using System = EnsembleSystem<Problem, T>;
   using Integrator = typename System::template Integrator<Table>;
   using R = lane_scalar_t<T>;
-  typename Integrator::Memory memory;
+  typename Integrator::Memory memory{};  // as integrate_trajectory's: no read of unset history
   Integrator::start(st, memory, field);
   std::int64_t done = 0;
   T t0(0);

@@ -29,20 +29,22 @@ namespace {
 // warp is done. The problem's Data is a kernel argument, read in place from the parameter bank
 // (__grid_constant__: the field keeps its address without a copy to local memory).
 // A crossing of the section found by one thread: counted, and kept in its slots while there are
-// any.
+// any. The count is a member, not a pointer to a variable of the kernel: with a pointer into the
+// thread's local memory beside the slots' global one, nvcc stored the slots with local stores at
+// their global addresses (compute-sanitizer: "Invalid __local__ write").
 template <class Problem, class R>
 struct ThreadCrossings {
   static constexpr int D = EnsembleSystem<Problem, R>::D;
   double* slots;  // this trajectory's K slots of D + 1 words
   int capacity;
-  std::int64_t* found;
+  mutable std::int64_t found = 0;  // the watch is called as a const object
   ORRERY_HD void operator()(bool, const R (&y)[D], const R& t) const {
-    if (*found < capacity) {
-      double* slot = slots + *found * (D + 1);
+    if (found < capacity) {
+      double* slot = slots + found * (D + 1);
       for (int w = 0; w < D; ++w) slot[w] = static_cast<double>(y[w]);
       slot[D] = static_cast<double>(t);
     }
-    ++*found;
+    ++found;
   }
 };
 
@@ -78,13 +80,12 @@ __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
     }
   };
   // With a section: the watch over every step (ensemble/section_crossing.hpp), else none.
-  std::int64_t found = 0;
   double* const slots =
       Sectioned ? a.section_points + i * a.section.capacity * (D + 1) : nullptr;
   const auto watch = [&] {
     if constexpr (Sectioned)
       return watch_section<Problem, Table, R>(
-          field, a.section, ThreadCrossings<Problem, R>{slots, a.section.capacity, &found});
+          field, a.section, ThreadCrossings<Problem, R>{slots, a.section.capacity});
     else
       return NoStepWatch{};
   }();
@@ -110,6 +111,7 @@ __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
                                             record);
   }
   if constexpr (Sectioned) {
+    const std::int64_t found = watch.record.found;
     a.section_count[i] = found;
     for (std::int64_t c = found; c < a.section.capacity; ++c)
       for (int w = 0; w <= D; ++w)
