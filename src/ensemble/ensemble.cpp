@@ -105,18 +105,7 @@ std::vector<double> ensemble_sample_times(const EnsembleSetup& setup) {
 
 EnsembleOutcome run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options) {
   validate(setup, options);
-  // Surfaces of section on the GPU: the sectioned kernels fault with an illegal address on one
-  // H100 (2026-11-27, CudaEnsembleSection), not yet found. Refused there, run on the CPU under auto.
-  if (setup.section.word >= 0 && options.backend == Backend::cuda)
-    throw ParameterError("--backend", "cuda",
-                         "cpu or auto with --section (surfaces of section run on the CPU lanes "
-                         "only for now: the GPU's sectioned kernels have a defect under "
-                         "investigation)");
-  BackendChoice choice = choose_backend(options.backend, options.devices);
-  if (setup.section.word >= 0 && choice.on_gpu) {
-    choice.on_gpu = false;
-    choice.why = "surfaces of section run on the CPU lanes only for now";
-  }
+  const BackendChoice choice = choose_backend(options.backend, options.devices);
   const EnsembleProblemInfo& problem = ensemble_problems()[static_cast<std::size_t>(setup.problem)];
 
   const auto t0 = std::chrono::steady_clock::now();

@@ -82,24 +82,49 @@ void expect_same_crossings(const EnsembleOutcome& gpu, const EnsembleOutcome& cp
         << what << " final word " << i;
 }
 
-// The sectioned kernels fault on the device (an illegal address, 2026-11-27, not yet found), so
-// a section is refused on the GPU and run on the CPU lanes under auto (ensemble/ensemble.cpp).
-// When the defect is found this test goes back to comparing the GPU's crossings with the CPU's,
-// bit for bit at fixed steps (expect_same_crossings).
-TEST_F(CudaEnsembleSection, RefusedOnTheGpuAndRunOnTheCpuUnderAuto) {
+TEST_F(CudaEnsembleSection, EveryProblemIntegratorAndPrecisionGivesTheCpuCrossings) {
   for (const ProblemCase& c : kProblemCases) {
     SmallEnsemble probe;
     probe.problem = c.problem;
     probe.potential = c.potential;
     const auto& problem = ensemble_problems()[static_cast<std::size_t>(probe.setup().problem)];
-    SmallEnsemble e = case_ensemble(c, problem);
-    e.integrator = "rk4";
-    const std::string what = std::string(problem.name) + " " + c.potential;
-    EXPECT_THROW(e.run(Backend::cuda), ParameterError) << what;
-    const EnsembleOutcome automatic = e.run(Backend::automatic);
-    EXPECT_NE(automatic.info.backend, "cuda") << what;
-    expect_same_crossings(automatic, e.run(Backend::cpu), what);
+    for (const auto& integrator : ensemble_integrators()) {
+      if (!problem.second_order && integrator.family != IntegratorFamily::explicit_runge_kutta)
+        continue;
+      for (Precision p : {Precision::fp64, Precision::fp32, Precision::mixed}) {
+        SmallEnsemble e = case_ensemble(c, problem);
+        e.integrator = integrator.name;
+        e.precision = p;
+        const std::string what = std::string(problem.name) + " " + c.potential + " " +
+                                 std::string(integrator.name) + " " + to_string(p);
+        expect_same_crossings(e.run(Backend::cuda), e.run(Backend::cpu), what);
+      }
+    }
   }
+}
+
+// With a tolerance: x^y rounds differently on the device now and then, so a trajectory's steps
+// may part from the CPU's by an ulp of a step size; its crossings are then the same to about the
+// tolerance's reach over the run (10⁻⁹ per step, 10³ steps, a chaotic growth of ~10 at E = 1/8).
+constexpr double kControlledApart = 1e-5;
+
+TEST_F(CudaEnsembleSection, ControlledStepsGiveTheCpuCrossingsWithinTheirReach) {
+  SmallEnsemble e = case_ensemble(kProblemCases[0], ensemble_problems()[0]);
+  e.integrator = "dopri5";
+  e.tolerance = 1e-9;
+  const EnsembleOutcome gpu = e.run(Backend::cuda), cpu = e.run(Backend::cpu);
+  ASSERT_EQ(gpu.info.backend, "cuda");
+  std::size_t same = 0;
+  const int K = e.section.capacity;
+  for (std::size_t i = 0; i < cpu.section_count.size(); ++i) {
+    if (gpu.section_count[i] != cpu.section_count[i]) continue;
+    ++same;
+    for (std::int64_t k = 0; k < std::min<std::int64_t>(cpu.section_count[i], K) * 5; ++k) {
+      const std::size_t at = i * static_cast<std::size_t>(K) * 5 + static_cast<std::size_t>(k);
+      EXPECT_NEAR(gpu.section_points[at], cpu.section_points[at], kControlledApart) << i;
+    }
+  }
+  EXPECT_GE(same, cpu.section_count.size() * 95 / 100) << "nearly every count the same";
 }
 
 }  // namespace

@@ -29,20 +29,20 @@ namespace {
 // warp is done. The problem's Data is a kernel argument, read in place from the parameter bank
 // (__grid_constant__: the field keeps its address without a copy to local memory).
 // A crossing of the section found by one thread: counted, and kept in its slots while there are
-// any. The count is a member, not a pointer to a variable of the kernel: with a pointer into the
-// thread's local memory beside the slots' global one, nvcc stored the slots with local stores at
-// their global addresses (compute-sanitizer: "Invalid __local__ write").
+// any. The slots are written with explicit global stores (__stcg): written as plain stores through
+// the pointer, nvcc (CUDA 13, sm_90) emitted local stores at the slots' global addresses, an
+// illegal address on the first crossing (compute-sanitizer: "Invalid __local__ write").
 template <class Problem, class R>
 struct ThreadCrossings {
   static constexpr int D = EnsembleSystem<Problem, R>::D;
   double* slots;  // this trajectory's K slots of D + 1 words
   int capacity;
   mutable std::int64_t found = 0;  // the watch is called as a const object
-  ORRERY_HD void operator()(bool, const R (&y)[D], const R& t) const {
+  __device__ void operator()(bool, const R (&y)[D], const R& t) const {
     if (found < capacity) {
       double* slot = slots + found * (D + 1);
-      for (int w = 0; w < D; ++w) slot[w] = static_cast<double>(y[w]);
-      slot[D] = static_cast<double>(t);
+      for (int w = 0; w < D; ++w) __stcg(slot + w, static_cast<double>(y[w]));
+      __stcg(slot + D, static_cast<double>(t));
     }
     ++found;
   }
@@ -115,7 +115,7 @@ __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
     a.section_count[i] = found;
     for (std::int64_t c = found; c < a.section.capacity; ++c)
       for (int w = 0; w <= D; ++w)
-        slots[c * (D + 1) + w] = __longlong_as_double(0x7ff8000000000000LL);
+        __stcg(slots + c * (D + 1) + w, __longlong_as_double(0x7ff8000000000000LL));
   }
   R* out = static_cast<R*>(a.final_state);
   for (int w = 0; w < D; ++w) out[w * a.n + i] = System::word(st, w);
