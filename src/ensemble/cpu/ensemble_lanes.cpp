@@ -84,15 +84,7 @@ void run_adaptive_lanes(EnsembleTaskSource& src) {
               if (landed[l]) put_drift(l, static_cast<int>(sample[l]), b.drift(data, l, now));
         });
     b.write_final(src.final_state + first * D, count);
-    for (int l = 0; l < count; ++l) {
-      src.steps_accepted[first + l] = static_cast<std::uint32_t>(tally.accepted[l]);
-      src.steps_rejected[first + l] = static_cast<std::uint32_t>(tally.rejected[l]);
-      src.status[first + l] = static_cast<std::uint8_t>(tally.status[l]);
-      // The samples a failed trajectory never reached.
-      if constexpr (Problem::has_energy)
-        for (int k = static_cast<int>(tally.next_sample[l]); k <= s.samples; ++k)
-          put_drift(l, k, NAN);
-    }
+    write_tally<Problem>(src, first, count, tally, put_drift);
     finished += count;
   }
   src.next_block(L, first, count, finished);  // hands in the last block
@@ -100,24 +92,11 @@ void run_adaptive_lanes(EnsembleTaskSource& src) {
 
 template <class Problem>
 void run_problem(EnsembleTaskSource& src) {
-  const EnsembleSetup& s = src.setup;
-  visit_index<kEnsembleIntegratorCount>(s.integrator, [&]<int I>() {
-    using Table = EnsembleIntegrators::at<I>;
-    if constexpr (integrator_applies<Problem, Table>) {
-      if constexpr (integrator_adapts<Table>) {
-        if (s.tolerance > 0) {
-          if (s.precision == Precision::fp32)
-            run_adaptive_lanes<Problem, Table, float>(src);
-          else
-            run_adaptive_lanes<Problem, Table, double>(src);
-          return;
-        }
-      }
-      if (s.precision == Precision::fp32)
-        run_lanes<Problem, Table, float>(src);
-      else
-        run_lanes<Problem, Table, double>(src);
-    }
+  for_run_lanes<Problem>(src.setup, [&]<class Table, class R, bool Adaptive>() {
+    if constexpr (Adaptive)
+      run_adaptive_lanes<Problem, Table, R>(src);
+    else
+      run_lanes<Problem, Table, R>(src);
   });
 }
 

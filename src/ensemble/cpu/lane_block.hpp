@@ -6,11 +6,16 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
 
+#include "ensemble/cpu/ensemble_task_source.hpp"
+#include "ensemble/index_dispatch.hpp"
 #include "orrery/core/simd.hpp"
+#include "orrery/ensemble/adaptive_trajectory.hpp"
+#include "orrery/ensemble/ensemble_catalogue.hpp"
 #include "orrery/ensemble/ensemble_run.hpp"
 
 #if !defined(ORRERY_CPU_KERNEL)
@@ -127,6 +132,46 @@ struct LaneBlock {
       for (int w = 0; w < D; ++w) out[l * D + w] = static_cast<double>(System::word(st, w)[l]);
   }
 };
+
+// With a tolerance: the first `count` lanes' steps accepted and rejected and their status, and
+// NaN for the drift samples a failed trajectory never reached (put_drift(lane, sample, value)).
+template <class Problem, class V, class PutDrift>
+void write_tally(const EnsembleTaskSource& src, std::int64_t first, std::int64_t count,
+                 const AdaptiveTally<V>& tally, const PutDrift& put_drift) {
+  for (int l = 0; l < static_cast<int>(count); ++l) {
+    src.steps_accepted[first + l] = static_cast<std::uint32_t>(tally.accepted[l]);
+    src.steps_rejected[first + l] = static_cast<std::uint32_t>(tally.rejected[l]);
+    src.status[first + l] = static_cast<std::uint8_t>(tally.status[l]);
+    if constexpr (Problem::has_energy)
+      for (int k = static_cast<int>(tally.next_sample[l]); k <= src.setup.samples; ++k)
+        put_drift(l, k, NAN);
+  }
+}
+
+// The run's integrator and lane precision as types: run.template operator()<Table, R, Adaptive>()
+// for the table of s.integrator, R float (fp32) or double (fp64 and mixed, DoubleOrMixedField),
+// Adaptive where a tolerance is given to an embedded pair.
+template <class Problem, class Run>
+void for_run_lanes(const EnsembleSetup& s, const Run& run) {
+  visit_index<kEnsembleIntegratorCount>(s.integrator, [&]<int I>() {
+    using Table = EnsembleIntegrators::at<I>;
+    if constexpr (integrator_applies<Problem, Table>) {
+      if constexpr (integrator_adapts<Table>) {
+        if (s.tolerance > 0) {
+          if (s.precision == Precision::fp32)
+            run.template operator()<Table, float, true>();
+          else
+            run.template operator()<Table, double, true>();
+          return;
+        }
+      }
+      if (s.precision == Precision::fp32)
+        run.template operator()<Table, float, false>();
+      else
+        run.template operator()<Table, double, false>();
+    }
+  });
+}
 
 }  // namespace
 }  // namespace orrery::cpu::ORRERY_CPU_KERNEL
