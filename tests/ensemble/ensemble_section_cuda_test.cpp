@@ -114,7 +114,7 @@ TEST_F(CudaEnsembleSection, ControlledStepsGiveTheCpuCrossingsWithinTheirReach) 
   e.tolerance = 1e-9;
   const EnsembleOutcome gpu = e.run(Backend::cuda), cpu = e.run(Backend::cpu);
   ASSERT_EQ(gpu.info.backend, "cuda");
-  std::size_t same = 0;
+  std::size_t same = 0, compared = 0;
   const int K = e.section.capacity;
   for (std::size_t i = 0; i < cpu.section_count.size(); ++i) {
     if (gpu.section_count[i] != cpu.section_count[i]) continue;
@@ -122,9 +122,11 @@ TEST_F(CudaEnsembleSection, ControlledStepsGiveTheCpuCrossingsWithinTheirReach) 
     for (std::int64_t k = 0; k < std::min<std::int64_t>(cpu.section_count[i], K) * 5; ++k) {
       const std::size_t at = i * static_cast<std::size_t>(K) * 5 + static_cast<std::size_t>(k);
       EXPECT_NEAR(gpu.section_points[at], cpu.section_points[at], kControlledApart) << i;
+      ++compared;
     }
   }
   EXPECT_GE(same, cpu.section_count.size() * 95 / 100) << "nearly every count the same";
+  EXPECT_GT(compared, 0u) << "no crossing compared";
 }
 
 }  // namespace
