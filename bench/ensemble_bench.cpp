@@ -6,7 +6,7 @@
 // loop of the same arithmetic in the same process. Measurements, not tests.
 //
 //   orrery_ensemble_bench [gpu-henon-heiles] [gpu-polynomial-henon-heiles] [gpu-lorenz]
-//                         [gpu-lorenz-adaptive] [cpu-henon-heiles] [--repeat K]
+//                         [gpu-lorenz-adaptive] [cpu-henon-heiles] [--repeat K] [--devices 0,1]
 //
 // gpu-polynomial-henon-heiles runs the leapfrog case of gpu-henon-heiles twice, built in and as
 // the user's polynomial (--problem polynomial --potential "0.5*(x^2+y^2) + x^2*y - y^3/3"), and
@@ -17,16 +17,21 @@
 //
 // "seconds" is the whole run_ensemble call (in-process: device set-up, copies, kernel, results
 // gathered), "kernel_seconds" the kernel alone (CUDA events), each the median of K runs.
+//
+// --devices: the CUDA devices of the GPU cases (default all the machine has), to set one GPU
+// against several on one machine.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "orrery/core/version.hpp"
 #include "orrery/ensemble/ensemble.hpp"
@@ -63,7 +68,8 @@ double operations_per_second_limit(Precision p) {
 // nonzero a_ij, b_j and b_j − b̂_j one fused multiply-add per component (and the products h·c_j
 // once each), 7 operations per field evaluation (σ(y − x): 2; x(ρ − z) − y: 3; xy − βz: 2), per
 // component of the error norm 7 (two |·|, the larger, a multiply, an add, a divide, the running
-// maximum), and 30 for the control (pow as ~20, the clamps, selects and the time update).
+// maximum), and 30 for the control (the clamps, selects, the time update and the factor's power,
+// taken in single precision).
 template <class Table>
 double controlled_step_operations(int words, int field_operations) {
   int nonzero = 0;
@@ -73,7 +79,9 @@ double controlled_step_operations(int words, int field_operations) {
     nonzero += (as_coefficient(Table::b(j)).value != 0.0) +
                (detail::ErrorRow<Table>::at(j) != 0.0);
   constexpr int kNormPerWord = 7, kControl = 30;
-  return static_cast<double>(nonzero * (words + 1) + Table::stages * field_operations +
+  // A first-same-as-last pair evaluates its first stage only once, at the trajectory's start.
+  const int evaluations = Table::stages - (detail::last_stage_at_candidate<Table>() ? 1 : 0);
+  return static_cast<double>(nonzero * (words + 1) + evaluations * field_operations +
                              words * kNormPerWord + kControl);
 }
 
@@ -118,6 +126,9 @@ EnsembleSetup setup_of(const Case& c, std::vector<double>& rows,
 }
 
 // The median kernel seconds.
+// The CUDA devices of every GPU case (`--devices 0,1`); empty: all the machine has.
+std::vector<int> g_devices;
+
 double run_case(const Case& c, int repeat) {
   std::vector<double> rows;
   std::shared_ptr<const void> data;
@@ -125,6 +136,7 @@ double run_case(const Case& c, int repeat) {
   EnsembleRunOptions o;
   o.backend = c.backend;
   o.threads = c.threads;
+  if (c.backend == Backend::cuda) o.devices = g_devices;
   std::vector<double> seconds, kernel;
   EnsembleRunInfo info;
   std::int64_t attempted = 0, failed = 0;
@@ -159,11 +171,12 @@ double run_case(const Case& c, int repeat) {
   fmt::print(
       "{{\"bench\": \"ensemble\", \"problem\": \"{}\", \"integrator\": \"{}\", \"precision\": "
       "\"{}\", \"trajectories\": {}, \"steps\": {}, \"dt\": {}, {}\"backend\": \"{}\", "
-      "\"device\": \"{}\", \"threads\": {}, \"repeat\": {}, \"seconds\": {:.6f}, "
+      "\"device\": \"{}\", \"devices\": \"{}\", \"threads\": {}, \"repeat\": {}, \"seconds\": {:.6f}, "
       "\"kernel_seconds\": {:.6f}, \"trajectory_steps_per_s\": {:.4g}, "
       "\"kernel_trajectory_steps_per_s\": {:.4g}, {}\"git\": \"{}\"}}\n",
       c.problem, c.integrator, to_string(c.precision), c.n, c.steps, c.dt, adaptive, info.backend,
-      info.kernel, info.threads, repeat, median, kmedian, work / median,
+      info.kernel, c.backend == Backend::cuda ? (g_devices.empty() ? std::string("all") : fmt::format("{}", fmt::join(g_devices, ","))) : std::string("-"),
+      info.threads, repeat, median, kmedian, work / median,
       kmedian > 0 ? work / kmedian : 0.0,
       c.potential.empty() ? "" : fmt::format("\"potential\": \"{}\", ", c.potential), git_hash());
   std::fflush(stdout);
@@ -194,10 +207,14 @@ int main(int argc, char** argv) {
   int repeat = 3;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--repeat" && i + 1 < argc)
+    if (a == "--repeat" && i + 1 < argc) {
       repeat = std::max(1, std::atoi(argv[++i]));
-    else
+    } else if (a == "--devices" && i + 1 < argc) {
+      std::stringstream list(argv[++i]);
+      for (std::string d; std::getline(list, d, ',');) g_devices.push_back(std::stoi(d));
+    } else {
       which.push_back(a);
+    }
   }
   if (which.empty()) which = {"cpu-henon-heiles"};
   for (const std::string& w : which) {

@@ -4,7 +4,8 @@
 // share when a run has a tolerance (integrate_trajectory, ensemble/ensemble_problem.hpp, is the
 // fixed-step one).
 //
-// Each attempt is rk_embedded_step (runge_kutta/register_stepper.hpp) judged by the step control
+// Each attempt is rk_embedded_step (runge_kutta/embedded_register_step.hpp; a first-same-as-last
+// pair starts from the field its last accepted step evaluated) judged by the step control
 // `orrery sim` uses (runge_kutta/step_control.hpp): the error in the maximum norm of
 // scaled_error(e, y, y₁, tol, tol) over the state's words, accepted when ≤ 1, the next step
 // h·min(5, max(0.2, 0.9·err^(−1/(q+1)))). The samples lie at t_k = t_end·k/K (t_K = t_end), each
@@ -20,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "orrery/core/hd.hpp"
@@ -87,13 +89,25 @@ ORRERY_HD AdaptiveTally<T> integrate_adaptive_trajectory(
   T t = zero, h = h0, k = one, target = sample_time(one);
   AdaptiveTally<T> tally{zero, zero, zero, zero};
   Mask active = zero == zero;
+  // A first-same-as-last pair (tsit5, dopri5) carries the field at the state from each step to
+  // the next: `at` holds f(st) in every lane (st changes only where a step is accepted, and then
+  // to the candidate whose field the step evaluated).
+  using Carried = FieldAtState<Table, State>;
+  [[maybe_unused]] Carried at;
+  if constexpr (Carried::carried) at.evaluate(st, field);
+  const T infinity = broadcast<T>(std::numeric_limits<double>::infinity());
   while (any_lane(active)) {
     // Shortened to land on the next sample time where the step would reach or pass it.
     const T remaining = target - t;
     const Mask lands = !(remaining > h);
     const T step = lane_select(lands, remaining, h);
     State next, error;
-    rk_embedded_step<Table, ScaleEachTerm>(st, next, error, step, field);
+    [[maybe_unused]] Carried at_next;
+    if constexpr (Carried::carried)
+      rk_embedded_step<Table, ScaleEachTerm>(st, next, error, step, field, &at.value,
+                                             &at_next.value);
+    else
+      rk_embedded_step<Table, ScaleEachTerm>(st, next, error, step, field);
 
     T err = zero;
     Mask finite = active || !active;
@@ -102,7 +116,7 @@ ORRERY_HD AdaptiveTally<T> integrate_adaptive_trajectory(
       const T& y1 = System::word(next, w);
       const T e = scaled_error(System::word(error, w), System::word(st, w), y1, tol, tol);
       err = lane_select(e > err || e != e, e, err);  // the largest; a NaN stays
-      finite = finite && y1 - y1 == zero;            // false for ±∞ and NaN
+      finite = finite && lane_abs(y1) < infinity;    // false for ±∞ and NaN
     }
     const Mask bad = active && !(finite && err == err);
     const Mask ok = active && !bad && Control::accepts(err);
@@ -117,6 +131,9 @@ ORRERY_HD AdaptiveTally<T> integrate_adaptive_trajectory(
     ORRERY_UNROLL
     for (int w = 0; w < D; ++w)
       System::word(st, w) = lane_select(ok, System::word(next, w), System::word(st, w));
+    if constexpr (Carried::carried)
+      for (int w = 0; w < static_cast<int>(sizeof(at.value) / sizeof(at.value[0])); ++w)
+        at.value[w] = lane_select(ok, at_next.value[w], at.value[w]);
     t = lane_select(ok, lane_select(lands, target, t + step), t);
     // The control's step, except after a step shortened onto a sample: then the one it wanted.
     h = lane_select(active && !(ok && lands), step * factor, h);
@@ -126,9 +143,11 @@ ORRERY_HD AdaptiveTally<T> integrate_adaptive_trajectory(
     tally.rejected = tally.rejected + lane_select(active && !ok && !bad, one, zero);
 
     const Mask landed = ok && lands;
-    if (any_lane(landed)) sample(landed, k, static_cast<const T&>(t), static_cast<const State&>(st));
-    k = lane_select(landed, k + one, k);
-    target = lane_select(landed, sample_time(k), target);
+    if (any_lane(landed)) {  // the next sample time (a division) only where one was reached
+      sample(landed, k, static_cast<const T&>(t), static_cast<const State&>(st));
+      k = lane_select(landed, k + one, k);
+      target = lane_select(landed, sample_time(k), target);
+    }
     const Mask finished = landed && k > count;
     const Mask going = active && !finished && !bad;
     const Mask underflow = going && !(h >= smallest && t + h > t);
