@@ -98,7 +98,9 @@ TEST(EnsembleSection, CrossingsConvergeToTheExactOnesAtEachMethodsOrder) {
     std::printf("%-16s order %d: error %.3e at dt %g, %.3e at dt %g: observed order %.2f\n",
                 name.c_str(), p, e1, h, e2, h / 2, observed);
     EXPECT_LT(e1, 0.1) << name;
-    if (e2 > kRoundingFloor) EXPECT_GT(observed, p - kOrderSlack) << name;
+    if (e2 > kRoundingFloor) {
+      EXPECT_GT(observed, p - kOrderSlack) << name;
+    }
   }
 }
 
@@ -120,7 +122,9 @@ TEST(EnsembleSection, CrossingsLieOnTheCircleOfTheirYEnergyAndComeEvery2Pi) {
         EXPECT_EQ(s[0], 0.0) << "on the section exactly";
         EXPECT_GT(s[2], 0.0) << "upwards";
         EXPECT_NEAR(s[1] * s[1] + s[3] * s[3], 2 * ey, kOnTheCircle) << i << " " << c;
-        if (c > 0) EXPECT_NEAR(s[4] - s[-1], 2 * kPi, kOnTheCircle) << i << " " << c;
+        if (c > 0) {
+          EXPECT_NEAR(s[4] - s[-1], 2 * kPi, kOnTheCircle) << i << " " << c;
+        }
       }
       for (std::int64_t c = out.section_count[i]; c < 16; ++c)
         EXPECT_TRUE(std::isnan(out.section_points[(i * 16 + c) * 5])) << "an empty slot";

@@ -61,4 +61,17 @@ ORRERY_HD T lane_pow(const T& x, const T& y) {
   }
 }
 
+// x^y for a float lane type where a few units in the last place do not matter (a step control's
+// factor): on a GPU by its special-function unit (__powf: ex2(y·lg2(x)), approximate, flushing
+// subnormals), which takes two instructions where powf's accurate path and special cases take
+// some forty; elsewhere lane_pow. Powers of 0 and ∞ and NaN behave as powf's (for y < 0: +∞, +0,
+// NaN); a subnormal x is taken as 0.
+template <class T>
+ORRERY_HD T lane_pow_approx(const T& x, const T& y) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, float>) return ::__powf(x, y);
+#endif
+  return lane_pow(x, y);
+}
+
 }  // namespace orrery

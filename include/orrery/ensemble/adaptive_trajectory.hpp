@@ -7,7 +7,8 @@
 // Each attempt is rk_embedded_step (runge_kutta/embedded_register_step.hpp; a first-same-as-last
 // pair starts from the field its last accepted step evaluated) judged by the step control
 // `orrery sim` uses (runge_kutta/step_control.hpp): the error in the maximum norm of
-// scaled_error(e, y, y₁, tol, tol) over the state's words, accepted when ≤ 1, the next step
+// scaled_error(e, y, y₁, tol, tol) over the state's words (its largest word found without a
+// division, then divided once), accepted when ≤ 1, the next step
 // h·min(5, max(0.2, 0.9·err^(−1/(q+1)))). The samples lie at t_k = t_end·k/K (t_K = t_end), each
 // rounded once to the lane type: a step that would pass the next one is shortened to end on it
 // exactly, and after such a step the trajectory goes on with the step the control wanted before
@@ -46,11 +47,31 @@ enum class TrajectoryStatus : std::uint8_t {
 inline constexpr double kAdaptiveSmallestStep = 1e-13;
 inline constexpr double kAdaptiveMostSteps = 1e7;
 
-// What a trajectory's control did, in its lane type: steps accepted and rejected, its
-// TrajectoryStatus, and the first sample it did not reach (samples + 1 when it finished).
+// The type a lane counts in: the lane type itself for SIMD lanes (whose masks select lane
+// types), an integer for one trajectory (a GPU thread, whose fp64 units are its kernel's limit
+// while its integer units idle), and a selection between two counts by a mask of T.
+template <class T>
+struct TallyCount {
+  using type = T;
+  template <class M>
+  ORRERY_HD static type select(const M& m, const type& a, const type& b) {
+    return lane_select(m, a, b);
+  }
+};
+template <class T>
+  requires std::is_floating_point_v<T>
+struct TallyCount<T> {
+  using type = std::int32_t;
+  ORRERY_HD static type select(bool m, type a, type b) { return m ? a : b; }
+};
+
+// What a trajectory's control did: steps accepted and rejected and its TrajectoryStatus (counted
+// in TallyCount's type), and the first sample it did not reach (samples + 1 when it finished).
 template <class T>
 struct AdaptiveTally {
-  T accepted, rejected, status, next_sample;
+  using Count = typename TallyCount<T>::type;
+  Count accepted, rejected, status;
+  T next_sample;
 };
 
 // Whether any lane of a mask holds (a bool for a scalar lane type).
@@ -83,11 +104,15 @@ ORRERY_HD AdaptiveTally<T> integrate_adaptive_trajectory(
   constexpr int D = System::D;
   const T zero(0), one(1), count(static_cast<lane_scalar_t<T>>(samples));
   const T smallest = broadcast<T>(kAdaptiveSmallestStep) * t_end;
-  const T most = broadcast<T>(kAdaptiveMostSteps);
+  using Count = typename AdaptiveTally<T>::Count;
+  const auto count_if = [](const Mask& m, const Count& a, const Count& b) {
+    return TallyCount<T>::select(m, a, b);
+  };
+  const Count no(0), once(1), most(static_cast<lane_scalar_t<Count>>(kAdaptiveMostSteps));
   const auto sample_time = [&](const T& k) { return adaptive_sample_time(t_end, k, count); };
 
   T t = zero, h = h0, k = one, target = sample_time(one);
-  AdaptiveTally<T> tally{zero, zero, zero, zero};
+  AdaptiveTally<T> tally{no, no, no, zero};
   Mask active = zero == zero;
   // A first-same-as-last pair (tsit5, dopri5) carries the field at the state from each step to
   // the next: `at` holds f(st) in every lane (st changes only where a step is accepted, and then
@@ -109,15 +134,17 @@ ORRERY_HD AdaptiveTally<T> integrate_adaptive_trajectory(
     else
       rk_embedded_step<Table, ScaleEachTerm>(st, next, error, step, field);
 
-    T err = zero;
-    Mask finite = active || !active;
+    // The error norm with one division a step rather than one a word (core/error_norm.hpp).
+    LargestScaledError<T> largest(System::word(error, 0), System::word(st, 0),
+                                  System::word(next, 0), tol, tol);
+    Mask finite = lane_abs(System::word(next, 0)) < infinity;  // false for ±∞ and NaN
     ORRERY_UNROLL
-    for (int w = 0; w < D; ++w) {
+    for (int w = 1; w < D; ++w) {
       const T& y1 = System::word(next, w);
-      const T e = scaled_error(System::word(error, w), System::word(st, w), y1, tol, tol);
-      err = lane_select(e > err || e != e, e, err);  // the largest; a NaN stays
-      finite = finite && lane_abs(y1) < infinity;    // false for ±∞ and NaN
+      largest.add(System::word(error, w), System::word(st, w), y1, tol, tol);
+      finite = finite && lane_abs(y1) < infinity;
     }
+    const T err = largest.value();
     const Mask bad = active && !(finite && err == err);
     const Mask ok = active && !bad && Control::accepts(err);
     const T factor = Control::factor(err);
@@ -139,8 +166,8 @@ ORRERY_HD AdaptiveTally<T> integrate_adaptive_trajectory(
     h = lane_select(active && !(ok && lands), step * factor, h);
     if constexpr (watched)
       watch(before, static_cast<const State&>(st), t_before, static_cast<const T&>(t));
-    tally.accepted = tally.accepted + lane_select(ok, one, zero);
-    tally.rejected = tally.rejected + lane_select(active && !ok && !bad, one, zero);
+    tally.accepted = tally.accepted + count_if(ok, once, no);
+    tally.rejected = tally.rejected + count_if(active && !ok && !bad, once, no);
 
     const Mask landed = ok && lands;
     if (any_lane(landed)) {  // the next sample time (a division) only where one was reached
@@ -152,12 +179,13 @@ ORRERY_HD AdaptiveTally<T> integrate_adaptive_trajectory(
     const Mask going = active && !finished && !bad;
     const Mask underflow = going && !(h >= smallest && t + h > t);
     const Mask exhausted = going && !underflow && !(tally.accepted + tally.rejected < most);
-    tally.status = lane_select(
-        bad, T(static_cast<lane_scalar_t<T>>(TrajectoryStatus::non_finite)),
-        lane_select(underflow, T(static_cast<lane_scalar_t<T>>(TrajectoryStatus::step_underflow)),
-                    lane_select(exhausted,
-                                T(static_cast<lane_scalar_t<T>>(TrajectoryStatus::too_many_steps)),
-                                tally.status)));
+    const auto code = [](TrajectoryStatus s) {
+      return Count(static_cast<lane_scalar_t<Count>>(s));
+    };
+    tally.status = count_if(
+        bad, code(TrajectoryStatus::non_finite),
+        count_if(underflow, code(TrajectoryStatus::step_underflow),
+                 count_if(exhausted, code(TrajectoryStatus::too_many_steps), tally.status)));
     active = going && !underflow && !exhausted;
   }
   tally.next_sample = k;
