@@ -4,7 +4,7 @@
 # times on one GPU and, where the host has two or more, three times on two (--devices 0,1).
 # (it writes the PNG; one more run on one GPU writes the HDF5 too, --data, and is left out of the
 # summary). Each run prints one machine-readable line:
-#   map_timing gpus=1 run=2 wall=0.612 start-up=0.0100 set-up=0.0020 device=0.1000 compute=0.4900 writing=0.0100 total=0.6120
+#   map_timing gpus=1 run=2 wall=0.612 start-up=0.0100 set-up=0.0020 device=0.1000 compute=0.4900 writing=0.0100 release=0.0100 total=0.6220
 # where `wall` is the process from outside (bash's $EPOCHREALTIME around it) and the rest its own
 # --timings; then a summary per GPU count (median wall, and the speed-up of two GPUs over one).
 # The first run of each count is a run like the others: no warm-up is discarded, since a user's

@@ -24,6 +24,12 @@ int cuda_device_count(std::string* why) {
 #endif
 }
 
+void release_cuda_devices([[maybe_unused]] const std::vector<int>& devices) {
+#if ORRERY_WITH_CUDA
+  cuda::release_devices(devices);
+#endif
+}
+
 void check_device_list(const std::vector<int>& devices, int present) {
   for (std::size_t i = 0; i < devices.size(); ++i)
     if (std::count(devices.begin(), devices.begin() + static_cast<std::ptrdiff_t>(i),

@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -39,6 +40,16 @@ std::string device_name(int device) {
 
 std::string describe_device(int device) {
   return fmt::format("device {} ({})", device, device_name(device));
+}
+
+void release_devices(const std::vector<int>& devices) {
+  const int present = device_count();
+  for (int d = 0; d < present; ++d) {
+    if (!devices.empty() && std::find(devices.begin(), devices.end(), d) == devices.end())
+      continue;
+    if (cudaSetDevice(d) == cudaSuccess) cudaDeviceReset();
+  }
+  cudaGetLastError();
 }
 
 }  // namespace orrery::cuda

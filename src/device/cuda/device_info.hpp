@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace orrery::cuda {
 
@@ -13,5 +14,9 @@ int device_count(std::string* why = nullptr);
 std::string device_name(int device);
 // "device 2 (NVIDIA H200)": how messages name a device.
 std::string describe_device(int device);
+// Ends this process's context on each of `devices` (all when empty), freeing what it holds: the
+// teardown a process's exit does, done where it can be timed. Nothing may use those devices
+// after it.
+void release_devices(const std::vector<int>& devices);
 
 }  // namespace orrery::cuda
