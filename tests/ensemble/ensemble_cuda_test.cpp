@@ -174,5 +174,53 @@ TEST_F(CudaEnsemble, AdaptiveRunsAgreeWithTheCpuWithinTheirTolerance) {
     }
 }
 
+// More trajectories than one chunk of a device's share holds (ensemble_cuda.cpp: chunks of at
+// least 2¹⁸, each copied back while the next computes), in an uneven count: every result lands
+// at its trajectory's place — the final states and drift samples, the crossings of a section,
+// and with a tolerance each trajectory's steps and its state within the tolerance's reach.
+TEST_F(CudaEnsemble, ChunkedRunsPutEveryResultInItsPlace) {
+  constexpr int kTrajectories = (1 << 20) + 777;
+  SmallEnsemble hh;
+  hh.steps = 40;
+  hh.samples = 3;
+  hh.rows = test::henon_heiles_rows(0.125, kTrajectories);
+  expect_same_bits(hh.run(Backend::cuda), hh.run(Backend::cpu), "henon-heiles, chunked");
+
+  SmallEnsemble sweep = test::lorenz_benchmark(kTrajectories);
+  sweep.steps = 40;
+  sweep.precision = Precision::fp32;
+  expect_same_bits(sweep.run(Backend::cuda), sweep.run(Backend::cpu), "lorenz sweep, chunked");
+
+  SmallEnsemble sectioned = hh;
+  sectioned.steps = 400;
+  sectioned.section = EnsembleSection{1, 0.0, 1, 2};  // y = 0 upwards, two slots
+  const EnsembleOutcome gs = sectioned.run(Backend::cuda), cs = sectioned.run(Backend::cpu);
+  expect_same_bits(gs, cs, "henon-heiles sectioned, chunked");
+  ASSERT_EQ(gs.section_count, cs.section_count);
+  ASSERT_EQ(gs.section_points.size(), cs.section_points.size());
+  for (std::size_t i = 0; i < cs.section_points.size(); ++i)
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(gs.section_points[i]),
+              std::bit_cast<std::uint64_t>(cs.section_points[i]))
+        << "section word " << i;
+
+  SmallEnsemble controlled = hh;
+  controlled.integrator = "dopri5";
+  controlled.tolerance = 1e-7;
+  controlled.steps = 100;  // to t = 1
+  const EnsembleOutcome ga = controlled.run(Backend::cuda), ca = controlled.run(Backend::cpu);
+  ASSERT_EQ(ga.steps_accepted.size(), ca.steps_accepted.size());
+  for (std::size_t i = 0; i < ca.steps_accepted.size(); ++i) {
+    const auto apart = static_cast<std::int64_t>(ga.steps_accepted[i]) -
+                       static_cast<std::int64_t>(ca.steps_accepted[i]);
+    ASSERT_LE(std::abs(apart), kGpuAdaptiveStepsApart) << "trajectory " << i;
+    ASSERT_EQ(ga.status[i], ca.status[i]) << "trajectory " << i;
+  }
+  // A trajectory's state where another's belongs differs by the orbit's size (~0.1); the GPU's
+  // differs from the CPU's by the tolerance's reach.
+  constexpr double kSameTrajectory = 1e-4;
+  for (std::size_t i = 0; i < ca.final_state.size(); ++i)
+    ASSERT_NEAR(ga.final_state[i], ca.final_state[i], kSameTrajectory) << "word " << i;
+}
+
 }  // namespace
 }  // namespace orrery
