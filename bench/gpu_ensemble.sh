@@ -30,7 +30,7 @@ fi
 [ "$what" = tests ] && exit 0
 
 echo "== fp64 instructions per step (SASS)"
-cuobjdump -sass build-gpu/src/CMakeFiles/orrery.dir/ensemble_kernels/ensemble_kernel_0.cu.o \
+cuobjdump -sass build-gpu/src/CMakeFiles/orrery.dir/ensemble_kernels/ensemble_kernel_0_false_fp64.cu.o \
   > "$OUT/ensemble_kernel_0.sass" 2>&1
 python3 bench/sass_ensemble_count.py "$OUT/ensemble_kernel_0.sass" | tee "$OUT/ensemble_sass.txt"
 

@@ -4,7 +4,7 @@ kernel object: for every instantiation (integrator table and lane type, from the
 the loop with the most floating-point instructions, counted by opcode. The compiler may unroll
 several steps into one loop: divide by the steps per pass (for Hénon–Heiles, one DMUL or FMUL
 by -2 per acceleration) to get the instructions per step.
-Usage: sass_ensemble_count.py ensemble_kernel_0.sass"""
+Usage: sass_ensemble_count.py ensemble_kernel_0_false_fp64.sass"""
 import re
 import sys
 from collections import Counter

@@ -7,11 +7,14 @@
 // structure of arrays (coalesced), the energy drift at each sample is computed in fp64 whatever
 // the precision of the state.
 //
-// Included once per problem by the files CMake generates (src/CMakeLists.txt), each of which
-// instantiates ensemble_kernel_for<P>, so the problems' kernels compile in parallel.
+// Included by the files CMake generates (src/CMakeLists.txt), one per problem, sectioned or not,
+// and precision, each of which instantiates ensemble_kernel_for<P, S, Mode>, so that they
+// compile in parallel.
 #pragma once
 
 #include <cuda_runtime.h>
+
+#include <type_traits>
 
 #include "ensemble/cuda/ensemble_kernel.hpp"
 #include "ensemble/index_dispatch.hpp"
@@ -131,22 +134,17 @@ void launch(const EnsembleKernelArgs& a, const void* data, unsigned blocks, cuda
 
 }  // namespace
 
-template <int P, bool S>
-EnsembleLaunchFn ensemble_kernel_for(int integrator, Precision precision, bool adaptive) {
+template <int P, bool S, Precision Mode>
+EnsembleLaunchFn ensemble_kernel_for(int integrator, bool adaptive) {
   using Problem = EnsembleProblems::at<P>;
+  using R = std::conditional_t<Mode == Precision::fp32, float, double>;
+  constexpr bool kMixed = Mode == Precision::mixed;
   return visit_index<kEnsembleIntegratorCount>(integrator, [&]<int I>() -> EnsembleLaunchFn {
     using Table = EnsembleIntegrators::at<I>;
     if constexpr (integrator_applies<Problem, Table>) {
-      if constexpr (integrator_adapts<Table>) {
-        if (adaptive) {
-          if (precision == Precision::fp32) return launch<Problem, Table, float, false, true, S>;
-          if (precision == Precision::mixed) return launch<Problem, Table, double, true, true, S>;
-          return launch<Problem, Table, double, false, true, S>;
-        }
-      }
-      if (precision == Precision::fp32) return launch<Problem, Table, float, false, false, S>;
-      if (precision == Precision::mixed) return launch<Problem, Table, double, true, false, S>;
-      return launch<Problem, Table, double, false, false, S>;
+      if constexpr (integrator_adapts<Table>)
+        if (adaptive) return launch<Problem, Table, R, kMixed, true, S>;
+      return launch<Problem, Table, R, kMixed, false, S>;
     } else {
       return nullptr;
     }

@@ -42,12 +42,13 @@ struct EnsembleKernelArgs {
 using EnsembleLaunchFn = void (*)(const EnsembleKernelArgs&, const void* data, unsigned blocks,
                                   cudaStream_t);
 
-// The kernel of problem P for an integrator and a precision (fp64, fp32, mixed), with step
+// The kernel of problem P for an integrator in precision Mode (fp64, fp32, mixed), with step
 // control (`adaptive`, embedded pairs only) or fixed steps, watching a surface of section or
 // not (Sectioned: separate kernels, so the registers of a run without one are what they were);
-// compiled in its own file per problem and Sectioned (ensemble_kernel.cuh, instantiated by CMake).
-template <int P, bool Sectioned>
-EnsembleLaunchFn ensemble_kernel_for(int integrator, Precision precision, bool adaptive);
+// compiled in its own file per problem, Sectioned and Mode (ensemble_kernel.cuh, instantiated by
+// CMake), so that no one file holds more than a sixth of a problem's kernels.
+template <int P, bool Sectioned, Precision Mode>
+EnsembleLaunchFn ensemble_kernel_for(int integrator, bool adaptive);
 
 inline constexpr int kEnsembleThreadsPerBlock = 256;
 
