@@ -15,8 +15,9 @@
 #define ORRERY_HD inline __attribute__((always_inline))
 #endif
 
-// Unrolls a loop with a small constant trip count (device pass of nvcc, or the host compiler).
-#if defined(__CUDA_ARCH__)
+// Unrolls a loop with a small constant trip count (nvcc's own pragma in both of its passes, which
+// warns of GCC's; GCC's for the host compiler alone).
+#if defined(__CUDACC__)
 #define ORRERY_UNROLL _Pragma("unroll")
 #else
 #define ORRERY_UNROLL _Pragma("GCC unroll 16")
