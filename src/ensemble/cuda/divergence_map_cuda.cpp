@@ -30,6 +30,8 @@
 #include <fmt/format.h>
 
 #include "device/cpu/thread_team.hpp"
+#include "orrery/core/backend.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
 #include "device/cuda/cuda_check.hpp"
 #include "device/cuda/device_info.hpp"
@@ -100,9 +102,6 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                                     std::span<const PixelIndex> pixels,
                                     const MapRunOptions& options, const MapSchedule& schedule) {
   const auto t0 = std::chrono::steady_clock::now();
-  const auto since_start = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
   validate(schedule);
   const std::vector<int> devices = devices_of(options.devices);
   const auto width = static_cast<std::uint64_t>(setup.width);
@@ -216,7 +215,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
           else if (n == 0)
             return true;  // others' deals remain, and this device does not need them yet
           if (n == 0) {
-            times.emptied[slot] = since_start();
+            times.emptied[slot] = seconds_since(t0);
             return false;
           }
           for (std::size_t i = 0; i < n; ++i, ++granted)
@@ -228,12 +227,12 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       // Every thread's first entry is written before the launch: threads that find none poll
       // the host's memory, and a full device of threads doing so delays the whole run. The
       // pool reads the "not yet" marks, so they come first.
-      times.set_up[slot] = since_start();
+      times.set_up[slot] = seconds_since(t0);
       mark_not_yet(slot);
-      times.marked[slot] = since_start();
+      times.marked[slot] = seconds_since(t0);
       bool open = grant(threads + least, threads + least);
       if (!open) feed->close();
-      times.granted_first[slot] = since_start();
+      times.granted_first[slot] = seconds_since(t0);
       ORRERY_CUDA_CHECK(cudaEventRecord(feed->began, feed->stream), where);
       launch_twin_kernel(setup, options.precision, options.exact_gpu,
                          TwinFeed{ring, capacity, first_claim, feed->flags.get(),
@@ -241,14 +240,14 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                                   listed ? feed->list.get() : nullptr, results, parking},
                          shape, feed->stream);
       ORRERY_CUDA_CHECK(cudaEventRecord(feed->ended, feed->stream), where);
-      times.launched[slot] = since_start();
+      times.launched[slot] = seconds_since(t0);
       std::uint64_t seen = threads;  // claims beyond every thread's first are completions
       while (open && !failed) {
         std::this_thread::sleep_for(std::chrono::microseconds(schedule.poll_every_us));
         const std::uint64_t claimed = feed->claims();
         const std::uint64_t recent = claimed > seen ? claimed - seen : 0;
         seen = std::max(seen, claimed);
-        if (!measured && since_start() - times.launched[slot] >= schedule.measure_for_s) {
+        if (!measured && seconds_since(t0) - times.launched[slot] >= schedule.measure_for_s) {
           speed.report(slot, static_cast<double>(feed->progress(parking)));
           measured = true;
         }
@@ -264,7 +263,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       if (failed) feed->close();
       ORRERY_CUDA_CHECK(cudaEventSynchronize(feed->ended),
                         fmt::format("{}: computing {} pixels", where, granted));
-      times.done[slot] = since_start();
+      times.done[slot] = seconds_since(t0);
       times.taken[slot] = granted;
       if (feed->overrun())
         throw RunError(
@@ -315,7 +314,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
     auto reported = std::chrono::steady_clock::now();
     while (!team.wait_for(std::chrono::microseconds(host_stats ? 100 : schedule.sweep_every_us))) {
       collector.sweep(schedule.sweep_at_most);
-      if (host_stats) done_over_time.emplace_back(since_start(), collector.pixels_done());
+      if (host_stats) done_over_time.emplace_back(seconds_since(t0), collector.pixels_done());
       if (options.progress && std::chrono::steady_clock::now() - reported >
                                   std::chrono::milliseconds(250)) {
         reported = std::chrono::steady_clock::now();
@@ -323,7 +322,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
         p.pixels_total = static_cast<std::int64_t>(total);
         p.pixels_done = collector.pixels_done();
         p.pixel_steps = out.pixel_steps;
-        p.seconds = since_start();
+        p.seconds = seconds_since(t0);
         options.progress(p);
       }
     }
@@ -334,7 +333,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       std::rethrow_exception(e);
     }
 
-  const double all_done = since_start();
+  const double all_done = seconds_since(t0);
   // Most pixels of a device end at its very end (the trajectories behind catch up):
   // the last copy is shared by the host threads, at least `last_copy_threads` where the
   // process may use that many CPUs.
@@ -347,8 +346,8 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                    });
   if (host_stats)  // diagnostics, on request: where the call's time went
     print_host_timeline(devices, times, done_over_time, threads_all, total, all_done,
-                        since_start(), speed.speeds(), speed.moved());
-  out.info.backend = "cuda";
+                        seconds_since(t0), speed.speeds(), speed.moved());
+  out.info.backend = to_string(Backend::cuda);
   out.info.kernel = device_name(devices.front()) + (options.exact_gpu ? " (exact)" : "");
   out.info.threads = static_cast<int>(devices.size());
   out.info.device_seconds = *std::max_element(times.busy.begin(), times.busy.end());
