@@ -3,9 +3,10 @@
 that would mark a copy: the seconds since a time point (core/seconds_since.hpp), a backend's name
 (core/backend.hpp), θ's range (kMaxTheta and check_theta(), nbody/engine_registry.hpp), and the
 divergence kernel's counters, which are named fields (ParkingCounters, TwinStats), never indices
-explained in a comment. Prints every copy with its file and line and exits 1 if there is one.
-Run by the test suite (ctest: HouseRules), and against tests/data/house_rules, whose copies it
-must find (HouseRulesFindsCopies)."""
+explained in a comment; and that no file takes back a name that did not tell it apart from its
+neighbours. Prints every copy and name with its file and line and exits 1 if there is one. Run
+by the test suite (ctest: HouseRules), and against tests/data/house_rules, whose copies and
+name it must find (HouseRulesFindsCopies)."""
 import pathlib
 import re
 import sys
@@ -27,6 +28,19 @@ RULES = [
     ("a kernel counter by index (name it: a field of ParkingCounters or TwinStats)",
      re.compile(r"\b(counters|stats)\[\s*[0-9]+\s*\]"), CODE, set()),
 ]
+
+# Names that did not tell their files apart, and the names their contents took.
+RETIRED = {
+    "src/jobs/sim_run.cpp": "sim_new_or_resumed.cpp",
+    "src/jobs/sim_loop.cpp": "sim_snapshot_loop.cpp",
+    "src/jobs/sim_start.cpp": "sim_initial_conditions.cpp",
+    "src/jobs/sim_setup.cpp": "simulation_of_job.cpp",
+    "include/orrery/jobs/sim_setup.hpp": "simulation_of_job.hpp",
+    "python/simulation.cpp": "simulation_core.cpp",
+    "python/simulation.hpp": "simulation_core.hpp",
+    "python/py_simulation.cpp": "simulation_settings.cpp",
+    "python/py_simulation.hpp": "simulation_settings.hpp",
+}
 
 
 def code_of(line: str) -> str:
@@ -55,9 +69,12 @@ def main() -> int:
                 for m in pattern.finditer(code):
                     n = code.count("\n", 0, m.start()) + 1
                     copies.append(f"{name}:{n}: {message}")
+    for name, now in RETIRED.items():
+        if (root / name).exists():
+            copies.append(f"{name}: a name that does not tell its file apart (named {now} now)")
     for c in copies:
         print(c)
-    print(f"{len(copies)} copies of what is written once")
+    print(f"{len(copies)} copies of what is written once, or names taken back")
     return 1 if copies else 0
 
 
