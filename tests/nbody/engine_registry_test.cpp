@@ -131,6 +131,7 @@ bool field_accepts(const std::vector<ParamField<Job>>& fields, double theta) {
     return job.theta == theta;
   } catch (const ParameterError& e) {
     EXPECT_EQ(e.parameter(), "theta");
+    EXPECT_NE(e.accepted().find(theta_range_text()), std::string::npos) << e.accepted();
     return false;
   }
 }
