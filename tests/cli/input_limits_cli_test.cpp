@@ -257,7 +257,7 @@ TEST(InputLimitsCli, AnUnreadableConfigIsRefusedWithItsReason) {
 TEST(InputLimitsCli, ThreadsThatCannotStartAreSaidBeforeWork) {
   if (affinity_cpu_count() < 2) GTEST_SKIP() << "one CPU: no second thread to start";
   test::TempDir dir;
-  for (const std::vector<std::string> args :
+  for (const std::vector<std::string>& args :
        {std::vector<std::string>{"map", "--resolution", "8", "--steps", "10", "--backend", "cpu",
                                  "--threads", "2", "--out", "made"},
         std::vector<std::string>{"sim", "--scene", "plummer", "--n", "2000", "--t-end", "0.01",
