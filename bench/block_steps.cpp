@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/core/version.hpp"
 #include "orrery/integrate/block_steps/array_stepper.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
@@ -68,7 +69,7 @@ Result run(const Particles<double>& q, const std::string& engine_name, const cha
   for (int i = 0; i < steps; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
     for (int k = 0; k < substeps; ++k) stepper->step(system, xd, vd, kDt / substeps);
-    r.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.seconds += seconds_since(t0);
     r.drift = std::max(r.drift, std::abs(energy() / e0 - 1));
   }
   r.targets = system.targets;

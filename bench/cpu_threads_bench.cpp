@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/device/cpu/host_array_device.hpp"
 #include "orrery/nbody/engines.hpp"
 #include "engine_timing.hpp"
@@ -45,8 +46,7 @@ void BM_Combine(benchmark::State& state, std::size_t n, int threads) {
     device.combine(out, y, 0.01, c, ks);
     benchmark::DoNotOptimize(out.data());
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds = seconds_since(t0);
   state.counters["elements"] = static_cast<double>(n);
   state.counters["us_per_update"] = 1e6 * seconds / static_cast<double>(state.iterations());
   state.counters["threads"] = threads;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/device/cuda_presence.hpp"
 #include "orrery/nbody/engines.hpp"
 
@@ -38,7 +39,7 @@ void cuda_direct(benchmark::State& state) {
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     e->accelerations(xd, ad);
-    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    seconds += seconds_since(t0);
   }
   const double rate = static_cast<double>(n) * static_cast<double>(n - 1) *
                       static_cast<double>(state.iterations()) / seconds;

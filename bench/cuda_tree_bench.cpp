@@ -14,6 +14,7 @@
 #include <string>
 
 #include "orrery/core/particles.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/device/cuda_presence.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/nbody/engines.hpp"
@@ -50,7 +51,7 @@ void tree_step(benchmark::State& state, const std::string& scene_name,
     const auto t0 = std::chrono::steady_clock::now();
     sim.step(dt);
     cudaDeviceSynchronize();
-    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    seconds += seconds_since(t0);
   }
   state.counters["step_seconds"] = seconds / static_cast<double>(state.iterations());
   std::size_t free = 0, total = 0;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/nbody/engines.hpp"
 #include "engine_timing.hpp"
 #include "mix_peak.hpp"
@@ -117,8 +118,7 @@ void BM_DirectPotential(benchmark::State& state, std::string kernel, std::size_t
   engine->set_bodies(m, {});
   const auto t0 = std::chrono::steady_clock::now();
   for (auto _ : state) benchmark::DoNotOptimize(engine->potential_energy(xd));
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds = seconds_since(t0);
   const double pairs = 0.5 * static_cast<double>(n) * static_cast<double>(n - 1) *
                        static_cast<double>(state.iterations());
   state.counters["pairs_per_s_per_core"] = pairs / seconds;

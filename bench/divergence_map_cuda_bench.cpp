@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "ensemble/cuda/divergence_map_cuda.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
 #include "orrery/ensemble/map_integrators.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
@@ -66,8 +67,7 @@ DivergenceMap map_with(const DivergenceMapParams& p, const MapRunOptions& o,
   const auto t0 = std::chrono::steady_clock::now();
   DivergenceMap m;
   static_cast<DivergenceCounts&>(m) = cuda::run_divergence_map(setup, {}, o, schedule);
-  m.info.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  m.info.wall_seconds = seconds_since(t0);
   m.width = p.width;
   m.height = p.height;
   return m;

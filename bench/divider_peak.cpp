@@ -6,6 +6,8 @@
 #include <chrono>
 #include <experimental/simd>
 
+#include "orrery/core/seconds_since.hpp"
+
 namespace stdx = std::experimental;
 
 namespace orrery::bench::ORRERY_PEAK_ISA {
@@ -28,7 +30,7 @@ double sqrt_div_pairs_per_second_once() {
       x[c] = stdx::sqrt(x[c]);
       y[c] = one / y[c];
     }
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double s = seconds_since(t0);
   volatile T sink = 0;
   for (int c = 0; c < kChains; ++c) sink = sink + x[c][0] + y[c][0];
   return static_cast<double>(iterations) * kChains * V::size() / s;

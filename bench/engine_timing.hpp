@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/nbody/force_engine.hpp"
 
 namespace orrery::bench {
@@ -45,7 +46,7 @@ EvaluationTimes time_evaluations(benchmark::State& state, ForceEngine<Real>& eng
     benchmark::DoNotOptimize(ad.data());
   }
   EvaluationTimes t;
-  t.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  t.wall_seconds = seconds_since(t0);
   t.cpu_seconds = process_cpu_seconds() - cpu0;
   return t;
 }

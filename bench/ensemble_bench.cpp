@@ -33,6 +33,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/core/version.hpp"
 #include "orrery/ensemble/ensemble.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
@@ -144,7 +145,7 @@ double run_case(const Case& c, int repeat) {
   for (int r = 0; r < repeat; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
     EnsembleOutcome out = run_ensemble(s, o);
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    seconds.push_back(seconds_since(t0));
     kernel.push_back(out.info.kernel_seconds);
     info = out.info;
     attempted = out.trajectory_steps;
@@ -190,7 +191,7 @@ void scalar_baseline(std::int64_t n, std::int64_t steps, double dt) {
   setup_of({"henon-heiles", "leapfrog", Precision::fp64, n, steps, dt, Backend::cpu}, rows, none);
   const auto t0 = std::chrono::steady_clock::now();
   const double checksum = bench::scalar_henon_heiles_leapfrog(rows, n, steps, dt);
-  const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double sec = seconds_since(t0);
   fmt::print(
       "{{\"bench\": \"ensemble-scalar-loop\", \"problem\": \"henon-heiles\", \"integrator\": "
       "\"leapfrog\", \"precision\": \"fp64\", \"trajectories\": {}, \"steps\": {}, \"threads\": 1, "

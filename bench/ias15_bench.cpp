@@ -11,6 +11,7 @@
 #include <string>
 
 #include "orrery/core/float128.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/nbody/engines.hpp"
 #include "orrery/nbody/simulation.hpp"
@@ -70,7 +71,7 @@ void BM_Ias15Pythagorean(benchmark::State& state) {
       const StepReport<Real> report = r <= h ? sim.step_onto(kEnd, r) : sim.step(h);
       report.accepted ? ++steps : ++rejected;
     }
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    seconds = seconds_since(t0);
     evaluations = counted->evaluations;
     drift = std::abs(drift_since(start, sim.diagnostics()).energy);
     // The binary of the bodies of masses 4 and 5 (the scene's second and third).

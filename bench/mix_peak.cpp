@@ -16,6 +16,7 @@
 #endif
 
 #include "mix_peak.hpp"
+#include "orrery/core/seconds_since.hpp"
 
 namespace orrery::bench::ORRERY_PEAK_ISA {
 
@@ -121,7 +122,7 @@ double vectors_per_second_once(const MixRecipe& r) {
   for (long i = 0; i < iterations; ++i)
     for (const Kind kind : order)
       apply(kind, a, b, zero, flags, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11);
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double s = seconds_since(t0);
   volatile T sink = lane0(x0) + lane0(x1) + lane0(x2) + lane0(x3) + lane0(x4) + lane0(x5) +
                     lane0(x6) + lane0(x7) + lane0(x8) + lane0(x9) + lane0(x10) + lane0(x11) +
                     static_cast<T>(flags);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <map>
 
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/render/frame_overlay.hpp"
 #include "orrery/render/particle_splat.hpp"
 #include "orrery/scenes/scene_registry.hpp"
@@ -41,8 +42,7 @@ void BM_RenderFrame(benchmark::State& state, std::size_t n, int threads, bool pe
     draw_frame_overlay(frame, "t = 1.234    N = 1000000", w / camera.width, ShownUnit{1.0, ""});
     benchmark::DoNotOptimize(frame.pixels.data());
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds = seconds_since(t0);
   const double frames = static_cast<double>(state.iterations());
   state.counters["frames_per_second"] = frames / seconds;
   state.counters["bodies_per_second"] = frames * static_cast<double>(n) / seconds;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/device/cuda_presence.hpp"
 #include "orrery/nbody/engines.hpp"
 #include "orrery/scenes/scene_registry.hpp"
@@ -139,7 +140,7 @@ void engine_row(benchmark::State& state, const std::string& engine, Backend back
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     evaluate();
-    wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    wall.push_back(seconds_since(t0));
     build += e->last_timings().build;
     force += e->last_timings().force;
   }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "orrery/core/error.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/integrate/counting_system.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/nbody/diagnostics.hpp"
@@ -71,8 +72,7 @@ void run_once(const Problem& p, const IntegratorInfo& method, double setting) {
     if (r.accepted) t += step;
     if (method.adaptive) h = r.next;
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = seconds_since(start);
   const double e1 = energy(*engine, xd, vd, q.mass);
   std::printf("%s,%s,%s,%g,%ld,%.6e,%.4f,%d\n", p.name.c_str(),
               std::string(method.name).c_str(), method.adaptive ? "tolerance" : "fixed", setting,

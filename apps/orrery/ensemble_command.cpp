@@ -10,6 +10,7 @@
 
 #include "cli_params.hpp"
 #include "command.hpp"
+#include "orrery/core/backend.hpp"
 #include "orrery/io/config_file.hpp"
 #include "orrery/jobs/ensemble_job.hpp"
 #include "orrery/jobs/ensemble_section.hpp"
@@ -111,7 +112,8 @@ class EnsembleCommand final : public Command {
                  r.integrator, to_string(r.precision),
                  static_cast<double>(r.outcome.trajectory_steps), i.seconds,
                  i.seconds > 0 ? static_cast<double>(r.outcome.trajectory_steps) / i.seconds : 0.0,
-                 i.backend, i.kernel, i.threads, i.backend == "cuda" ? "GPUs" : "threads",
+                 i.backend, i.kernel, i.threads,
+                 i.backend == to_string(Backend::cuda) ? "GPUs" : "threads",
                  steps_summary(r), drift_summary(r));
       if (outcome.section.word >= 0) {
         const auto& info = ensemble_problems()[static_cast<std::size_t>(outcome.starts.problem)];

@@ -2,12 +2,15 @@
 // The orrery command-line program: one subcommand per job.
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <new>
 #include <string>
 #include <system_error>
+#include <thread>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -16,6 +19,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/text_error.hpp"
 #include "orrery/core/version.hpp"
+#include "orrery/device/cpu/cpu_threads.hpp"
 
 namespace {
 
@@ -41,6 +45,30 @@ const char* g_command = "";  // the command running, for the terminate handler
     }
   }
   std::abort();
+}
+
+// Starts and joins as many threads as the command's CPU code may use (its --threads, else all
+// the process may use), so that a limit that stops them (ulimit -u, or a stack limit that no
+// thread's stack fits in memory) is said in orrery's words and with what to do, before any
+// work: OpenMP's runtime would end the process later with a line of its own ("libgomp: Thread
+// creation failed: Resource temporarily unavailable").
+void check_threads_start(const CLI::App& command) {
+  int asked = 0;  // a value the command will refuse is its to refuse, after this
+  if (const CLI::Option* o = command.get_option_no_throw("--threads"); o && o->count() > 0) {
+    try {
+      asked = std::max(0, o->as<int>());
+    } catch (const CLI::Error&) {
+    }
+  }
+  const int count = orrery::cpu_thread_limit(asked);
+  std::vector<std::thread> threads;
+  try {
+    for (int k = 1; k < count; ++k) threads.emplace_back([] {});
+  } catch (...) {
+    for (auto& t : threads) t.join();
+    throw;
+  }
+  for (auto& t : threads) t.join();
 }
 
 }  // namespace
@@ -102,6 +130,7 @@ int main(int argc, char** argv) {
     g_command = name.c_str();
     std::set_terminate(on_terminate);
     try {
+      check_threads_start(command->app());
       return command->run();
     } catch (const TextParameterError& e) {  // the text again, with a caret at the character
       std::fprintf(stderr, "orrery %s: %s\n%s\n", name.c_str(), shown(e.what()).c_str(),

@@ -11,6 +11,7 @@
 
 #include "cli_params.hpp"
 #include "command.hpp"
+#include "orrery/core/backend.hpp"
 #include "orrery/core/process_clock.hpp"
 #include "orrery/io/config_file.hpp"
 #include "orrery/jobs/map_job.hpp"
@@ -88,7 +89,7 @@ class MapCommand final : public Command {
                  "pixel-steps in {:.2f} s ({:.3g} pixel-steps/s)\n",
                  map.width, map.height, job.physics.steps, to_string(job.precision),
                  map.info.backend, map.info.kernel, map.info.threads,
-                 map.info.backend == "cuda" ? "GPUs" : "threads",
+                 map.info.backend == to_string(Backend::cuda) ? "GPUs" : "threads",
                  static_cast<double>(map.pixel_steps), map.info.wall_seconds, rate);
       fmt::print("  picture: {}\n", job.out);
       if (!job.data.empty()) fmt::print("  data:    {}\n", job.data);
@@ -96,7 +97,7 @@ class MapCommand final : public Command {
     // The files are written and closed: the GPUs' contexts and pinned memory are released here,
     // where --timings can see it (the system would do it at the process's end, unseen), and the
     // process ends without the rest of the runtime's teardown or waiting for its idle threads.
-    if (map.info.backend == "cuda") release_cuda_devices(job.devices);
+    if (map.info.backend == to_string(Backend::cuda)) release_cuda_devices(job.devices);
     if (timings_) print_timings(outcome.timings);
     std::fflush(nullptr);
     std::_Exit(0);

@@ -8,6 +8,7 @@
 
 #include "cli_params.hpp"
 #include "command.hpp"
+#include "orrery/core/backend.hpp"
 #include "orrery/io/config_file.hpp"
 #include "orrery/jobs/zoom_job.hpp"
 #include "progress_line.hpp"
@@ -99,7 +100,7 @@ class ZoomCommand final : public Command {
         fmt::print("  computed on {} ({}, {} {}): {:.4g} pixel-steps in {:.2f} s ({:.3g} "
                    "pixel-steps/s)\n",
                    r.info.backend, r.info.kernel, r.info.threads,
-                   r.info.backend == "cuda" ? "GPUs" : "threads",
+                   r.info.backend == to_string(Backend::cuda) ? "GPUs" : "threads",
                    static_cast<double>(r.pixel_steps), r.compute_seconds,
                    r.compute_seconds > 0 ? static_cast<double>(r.pixel_steps) / r.compute_seconds
                                          : 0.0);

@@ -130,3 +130,27 @@ def test_memory_beyond_what_the_process_may_use_is_refused_before_it_is_taken():
     assert len(lines) == 2, done.stdout
     assert lines[0].startswith("refused: scene plummer") and "needs about" in lines[0], lines[0]
     assert lines[1].startswith("refused: add() of 1000000000 bodies needs about"), lines[1]
+
+
+# Bodies 1e-170 apart: r² = 1e-340 is 0 in fp64, so the pull between them is infinite. Every
+# engine refuses them as one point, as the CLI does (the direct engine returned NaN rows, the
+# tree dropped the pair).
+@pytest.mark.parametrize("engine", ["direct", "tree"])
+def test_bodies_whose_separation_squared_underflows_are_refused_by_every_engine(engine):
+    position = [[0, 0, 0], [1e-170, 0, 0], [5, 0, 0]]
+    with pytest.raises(ValueError, match="particles 0 and 1"):
+        orrery.forces(position=position, mass=[1, 1, 1], engine=engine, backend="cpu")
+    with pytest.raises(ValueError, match="particles 0 and 1"):
+        sim = orrery.Simulation(engine=engine, backend="cpu", dt=0.01)
+        sim.add(mass=[1, 1, 1], position=position, velocity=[[0, 0, 0], [0, 0, 0], [0, 0.3, 0]])
+        sim.step()
+
+
+# θ's one range (nbody/engine_registry.hpp), as every command that takes --theta refuses it.
+@pytest.mark.parametrize("theta", [2.0, -0.5, float("nan")])
+def test_theta_outside_its_range_is_refused_as_the_cli_refuses_it(theta):
+    two = [[0, 0, 0], [1, 0, 0]]
+    with pytest.raises(ValueError, match="0 <= theta < 2"):
+        orrery.forces(position=two, mass=[1, 1], engine="tree", theta=theta, backend="cpu")
+    with pytest.raises(ValueError, match="0 <= theta < 2"):
+        orrery.Simulation(engine="tree", theta=theta, backend="cpu")

@@ -13,6 +13,7 @@
 #include "ensemble/cuda/ensemble_cuda.hpp"
 #endif
 #include "orrery/core/error.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
 
 namespace orrery {
@@ -149,8 +150,7 @@ EnsembleOutcome run_ensemble(const EnsembleSetup& setup, const EnsembleRunOption
   } else {
     out.trajectory_steps = setup.trajectories * setup.steps;
   }
-  out.info.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.info.wall_seconds = seconds_since(t0);
   return out;
 }
 

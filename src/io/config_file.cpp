@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/io/config_file.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -112,16 +113,27 @@ std::vector<ConfigEntry> read_config_file(const std::filesystem::path& path,
   if (!std::filesystem::is_regular_file(path, ec))
     throw ParameterError("--config", file, "an existing, readable TOML file");
   // Read here to its end, not by the size the file reports: files of /proc report 0 and were
-  // parsed as an empty config.
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+  // parsed as an empty config. By read(2), whose errno is the reason (a stream's failure
+  // carries none, or throws from inside its buffer).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
     throw InputError(fmt::format("--config: '{}' cannot be opened: {}", file,
-                                 std::strerror(errno != 0 ? errno : EIO)));
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad())
-    throw InputError(fmt::format("--config: '{}' cannot be read: {}", file,
-                                 std::strerror(errno != 0 ? errno : EIO)));
+                                 std::strerror(errno)));
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      throw InputError(fmt::format("--config: '{}' cannot be read: {}", file,
+                                   std::strerror(error)));
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
   if (const auto nul = text.find('\0'); nul != std::string::npos)
     throw InputError(fmt::format("--config: '{}' is not a TOML file: it holds a NUL byte at byte "
                                  "{}",

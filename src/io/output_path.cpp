@@ -13,6 +13,7 @@
 
 #include "orrery/core/error.hpp"
 #include "orrery/io/output_set.hpp"
+#include "orrery/io/run_store.hpp"
 
 namespace orrery {
 
@@ -117,6 +118,14 @@ void check_output_is_not_input(std::string_view output_parameter, const fs::path
                          fmt::format("a file outside the folder '{}' that {} reads (an output "
                                      "there could replace a file of it)",
                                      shown_text(input.string()), input_parameter));
+  // A file read out of a run (a snapshot) leaves the rest of the run as it was: an output
+  // beside it would replace another of the run's files (forces over the next snapshot).
+  const fs::path run = folder_of(input);
+  if (!fs::is_directory(input, ec) && is_run_folder(run) && same_file(folder_of(output), run))
+    throw ParameterError(std::string(output_parameter), output.string(),
+                         fmt::format("a file outside the run '{}' of the {} file (an output "
+                                     "there could replace a file of the run)",
+                                     shown_text(run.string()), input_parameter));
 }
 
 void check_output(std::string_view parameter, const fs::path& path, bool overwrite,

@@ -211,6 +211,13 @@ void RunStore::publish() {
   sync_directory(parent);
 }
 
+void RunStore::discard_unpublished() noexcept {
+  if (folder_ == name_ || folder_.empty()) return;
+  lock_ = RunLock();  // its file is in the folder
+  std::error_code ec;
+  fs::remove_all(folder_, ec);
+}
+
 void RunStore::load_header() {
   h5::Handle f = description();
   const hid_t root = f.id();

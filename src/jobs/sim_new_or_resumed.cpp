@@ -105,8 +105,13 @@ SimOutcome start(const SimJob& given_job, const Plan& given_plan, const SimObser
   Simulation<Real> sim = make_simulation<Real>(job, plan);
   const Diagnostics initial = sim.diagnostics();
   const RunSettings settings{plan.t_end, plan.every, job.every_time, plan.checkpoint_every};
-  // Made in a hidden folder, which appears under its name only with all three files in it.
+  // Made in a hidden folder, which appears under its name only with all three files in it, and
+  // is removed where it does not get there.
   RunStore store = RunStore::create(job.out);
+  struct Unpublished {
+    RunStore& store;
+    ~Unpublished() { store.discard_unpublished(); }
+  } unpublished{store};
   const EngineFacts facts = facts_of(sim.engine(), eo);
   store.write_description(
       [&](hid_t root) {

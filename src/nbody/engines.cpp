@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -26,11 +29,36 @@ std::unique_ptr<ForceEngine<Real>> make_cpu_direct_engine(const EngineOptions& o
   return std::make_unique<cpu::DirectEngine<Real>>(options);
 }
 
-// Whether some engine runs Real on CUDA in this build (the CUDA engines run fp32 and fp64).
 template <class Real>
-bool runs_on_cuda() {
+constexpr Precision precision_of() {
+  if constexpr (std::is_same_v<Real, float>)
+    return Precision::fp32;
+  else if constexpr (std::is_same_v<Real, double>)
+    return Precision::fp64;
+  else
+    return Precision::fp128;
+}
+
+// Whether some engine of the registry runs `p` on CUDA in this build.
+bool runs_on_cuda(Precision p) {
   return std::ranges::any_of(force_engines(),
-                             [](const ForceEngineInfo& e) { return e.cuda.of<Real>() != nullptr; });
+                             [p](const ForceEngineInfo& e) { return e.cuda.runs(p); });
+}
+
+// The precisions some engine runs on CUDA, as the registry holds them: "fp32 and fp64".
+std::string cuda_precisions_text() {
+  std::vector<std::string> words;
+  for (Precision p : {Precision::fp32, Precision::fp64, Precision::fp128})
+    if (runs_on_cuda(p)) words.push_back(to_string(p));
+  return fmt::format("{}", fmt::join(words, " and "));
+}
+
+// The backends a refused --backend cuda may be replaced by: "cpu or auto".
+std::string backends_other_than_cuda() {
+  std::vector<std::string> words;
+  for (const std::string& name : backend_names())
+    if (name != to_string(Backend::cuda)) words.push_back(name);
+  return fmt::format("{}", fmt::join(words, " or "));
 }
 
 void check_options(const EngineOptions& o) {
@@ -137,20 +165,27 @@ ResolvedBackend resolve_backend(const EngineOptions& options) {
   std::string why;
   const int present = cuda_device_count(&why);
   check_device_list(options.devices, present);
+  const std::string& precision = to_string(precision_of<Real>());
   if (options.backend == Backend::cuda) {
+    const std::string& cuda = to_string(Backend::cuda);
     if (!cuda_built())
-      throw ParameterError("backend", "cuda",
-                           "cpu or auto: this build of orrery has no CUDA backend (reconfigure "
-                           "with -DORRERY_CUDA=ON on a machine with nvcc)");
-    if (present == 0) throw ParameterError("backend", "cuda", "cpu or auto: " + why);
-    if (!runs_on_cuda<Real>())
-      throw ParameterError("backend", "cuda",
-                           "cpu or auto for precision fp128 (the CUDA engines run fp32 and fp64)");
+      throw ParameterError("backend", cuda,
+                           fmt::format("{}: this build of orrery has no CUDA backend (reconfigure "
+                                       "with -DORRERY_CUDA=ON on a machine with nvcc)",
+                                       backends_other_than_cuda()));
+    if (present == 0)
+      throw ParameterError("backend", cuda, fmt::format("{}: {}", backends_other_than_cuda(), why));
+    if (!runs_on_cuda(precision_of<Real>()))
+      throw ParameterError("backend", cuda,
+                           fmt::format("{} for precision {} (the CUDA engines run {})",
+                                       backends_other_than_cuda(), precision,
+                                       cuda_precisions_text()));
     return {Backend::cuda, ""};
   }
   if (present == 0) return {Backend::cpu, why + "; computed on the CPU"};
-  if (!runs_on_cuda<Real>())
-    return {Backend::cpu, "the CUDA engines run fp32 and fp64, not fp128; computed on the CPU"};
+  if (!runs_on_cuda(precision_of<Real>()))
+    return {Backend::cpu, fmt::format("the CUDA engines run {}, not {}; computed on the CPU",
+                                      cuda_precisions_text(), precision)};
   return {Backend::cuda, ""};
 }
 

@@ -10,6 +10,7 @@
 
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/nbody/engines.hpp"
 
 namespace orrery {
@@ -145,7 +146,7 @@ TreeAccuracyChoice choose_tree_setting(double target, const EngineOptions& base,
                     "median error of {:.2g}, p99 {:.2g}); --engine direct is exact",
                     finest.theta, finest.error_median, finest.error_p99));
   }
-  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  c.seconds = seconds_since(t0);
   return c;
 }
 

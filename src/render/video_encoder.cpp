@@ -146,8 +146,10 @@ VideoEncoder::VideoEncoder(const std::string& ffmpeg, const fs::path& out, int w
   const fs::path parent = out.has_parent_path() ? out.parent_path() : ".";
   temporary_ = parent / fmt::format(".{}.tmp-{}.mp4", out.filename().string(), ::getpid());
   log_ = parent / fmt::format(".{}.log-{}", out.filename().string(), ::getpid());
+  // -xerror: without it ffmpeg (5.1) exits 0 when it cannot write the movie's end ("Error
+  // writing trailer ...: No space left on device"), and a cut movie would take the name.
   const std::vector<std::string> args = {
-      ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+      ffmpeg, "-hide_banner", "-loglevel", "error", "-xerror", "-nostdin", "-y",
       "-f", "rawvideo", "-pix_fmt", "bgr0", "-video_size", fmt::format("{}x{}", width, height),
       "-framerate", fmt::format("{}", fps), "-i", "pipe:0", "-an", "-c:v", "libx264",
       "-crf", kCrf, "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4",

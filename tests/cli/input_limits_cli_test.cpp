@@ -4,9 +4,12 @@
 // refused in one line (status 2) before any work, or accepted and run.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 
+#include "orrery/device/cpu/cpu_threads.hpp"
 #include "orrery/device/cuda_presence.hpp"
 #include "orrery/io/hdf5_file.hpp"
 #include "run_cli.hpp"
@@ -226,6 +229,50 @@ TEST(InputLimitsCli, AConfigThatIsNotTomlIsRefused) {
   expect_refused(run_cli({"map", "--config", "nul.toml", "--out", "m.png"}, dir.path()),
                  "NUL byte at byte 10");
   EXPECT_FALSE(std::filesystem::exists(dir / "m.png"));
+}
+
+// A config that cannot be read is refused with the system's reason for it, not another:
+// /proc/self/mem opens and fails at its first read (EIO), also for root; a file without read
+// permission fails to open (EACCES) where the tests do not run as root.
+TEST(InputLimitsCli, AnUnreadableConfigIsRefusedWithItsReason) {
+  test::TempDir dir;
+  expect_refused(run_cli({"map", "--config", "/proc/self/mem", "--out", "m.png"}, dir.path()),
+                 "--config: '/proc/self/mem' cannot be read: Input/output error");
+  EXPECT_FALSE(std::filesystem::exists(dir / "m.png"));
+  std::filesystem::create_directory(dir / "folder.toml");
+  expect_refused(run_cli({"map", "--config", "folder.toml", "--out", "m.png"}, dir.path()),
+                 "--config: folder.toml is not accepted (expected an existing, readable TOML");
+  if (::geteuid() != 0) {
+    test::write_text(dir / "closed.toml", "steps = 10\n");
+    std::filesystem::permissions(dir / "closed.toml", std::filesystem::perms::none);
+    expect_refused(run_cli({"map", "--config", "closed.toml", "--out", "m.png"}, dir.path()),
+                   "--config: 'closed.toml' cannot be opened: Permission denied");
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "m.png"));
+}
+
+// A limit that stops threads from starting (here a stack limit: every thread's stack would be
+// a terabyte, which no memory holds) is said in orrery's words with what to do, before any
+// work; not in OpenMP's own line ("libgomp: Thread creation failed: ...") after the checks.
+TEST(InputLimitsCli, ThreadsThatCannotStartAreSaidBeforeWork) {
+  if (affinity_cpu_count() < 2) GTEST_SKIP() << "one CPU: no second thread to start";
+  test::TempDir dir;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"map", "--resolution", "8", "--steps", "10", "--backend", "cpu",
+                                 "--threads", "2", "--out", "made"},
+        std::vector<std::string>{"sim", "--scene", "plummer", "--n", "2000", "--t-end", "0.01",
+                                 "--dt", "0.01", "--backend", "cpu", "--threads", "2", "--out",
+                                 "made"}}) {
+    SCOPED_TRACE(args.front());
+    const auto r = run_cli(args, dir.path(), "ulimit -s 1000000000 &&");
+    if (r.status == 0) GTEST_SKIP() << "this system maps a terabyte stack (overcommit)";
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("orrery " + args.front() + ": error: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("a thread could not be started"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--threads N asks for fewer"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "made"));
+  }
 }
 
 TEST(InputLimitsCli, AWordThatIsNoCommandIsNamed) {

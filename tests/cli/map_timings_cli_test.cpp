@@ -10,6 +10,7 @@
 #include <string>
 
 #include "orrery/core/process_clock.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/io/divergence_map_file.hpp"
 #include "run_cli.hpp"
 #include "spawn_cli.hpp"
@@ -51,8 +52,7 @@ TEST(MapTimingsCli, PhasesAddUpToTheTotalAndTheOutputsAreTheSame) {
   EXPECT_EQ(a.out.find("timings"), std::string::npos) << "printed only when asked:\n" << a.out;
   const auto before = std::chrono::steady_clock::now();
   const auto b = run_cli(timed, dir.path());
-  const double outside = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                                       before).count();
+  const double outside = seconds_since(before);
   ASSERT_EQ(b.status, 0) << b.err;
 
   const auto t = timings_in(b.out);

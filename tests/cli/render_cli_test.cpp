@@ -220,5 +220,37 @@ TEST_F(RenderCli, SignalsLeaveNoTemporaryNoLogAndNoEncoderBehind) {
   }
 }
 
+// The disk fills while ffmpeg writes the movie: a tiny tmpfs, mounted in a user and mount
+// namespace of its own (no root needed). The render says the disk is full, not only "Broken
+// pipe" (ffmpeg's log is on the same full disk), exits 1, leaves neither the movie's temporary
+// nor the log, and no ffmpeg runs on.
+TEST_F(RenderCli, AFullDiskIsSaidAndNothingIsLeftOnIt) {
+  if (find_ffmpeg().empty()) GTEST_SKIP() << "no ffmpeg here";
+  if (std::system("unshare -rm true > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "this machine allows no unprivileged user and mount namespaces "
+                    "(unshare -rm), so no small filesystem can be mounted to fill up";
+  const std::filesystem::path work = *dir_ / "full";
+  std::filesystem::create_directories(work / "disk");
+  test::write_text(work / "fill.sh",
+                   "mount -t tmpfs -o size=8k none disk || exit 99\n"
+                   "'" ORRERY_CLI_PATH "' render ../galaxies --out disk/m.mp4 --quiet "
+                   "2> err.txt\n"
+                   "echo \"status $?\" > result.txt\n"
+                   "ls -A disk >> result.txt\n");
+  const int raw =
+      std::system(("cd '" + work.string() + "' && unshare -rm sh fill.sh").c_str());
+  if (WIFEXITED(raw) && WEXITSTATUS(raw) == 99)
+    GTEST_SKIP() << "unshare works but mounting a tmpfs in it is not allowed here";
+  const std::string err = test::read_text(work / "err.txt");
+  EXPECT_EQ(test::read_text(work / "result.txt"), "status 1\n") << err;
+  EXPECT_NE(err.find("(the disk holding 'disk' is full)"), std::string::npos) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string cmdline = test::read_text(entry.path() / "cmdline");
+    EXPECT_EQ(cmdline.find(".m.mp4.tmp-"), std::string::npos) << "ffmpeg left running";
+  }
+  std::filesystem::remove_all(work);
+}
+
 }  // namespace
 }  // namespace orrery

@@ -72,7 +72,10 @@ TEST(SimThreadsCli, ThreadsAskedBeyondTheCpusAreNotMade) {
                                               "--threads 4096");
   if (!t.ran) GTEST_SKIP() << t.why_not;
   std::cout << "threads made: " << t.calls << "\n" << t.summary;
-  EXPECT_LT(t.calls, affinity_cpu_count()) << t.summary;  // the main thread is not a clone
+  // The main thread is not a clone; the others are made twice: once by the start's check that
+  // they can be (joined before any work, apps/orrery/main.cpp), once by the work. Made for the
+  // 4096 asked, they would be thousands.
+  EXPECT_LT(t.calls, 2 * (affinity_cpu_count() - 1) + 1) << t.summary;
 }
 
 // Without strace: the run says that it lowered the count, and why.

@@ -9,8 +9,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <fstream>
+#include <functional>
 #include <regex>
+#include <sstream>
 #include <string>
+#include <thread>
 
 #include "../cli/spawn_cli.hpp"
 #include "hostile_commands.hpp"
@@ -48,6 +53,31 @@ bool working(int terminal) {
   return false;
 }
 
+// The processor time a process has used, in seconds (utime + stime of /proc/PID/stat).
+double cpu_seconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto close = stat.rfind(')');  // the name may hold spaces; the fields follow it
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(stat.substr(close + 2));
+  std::string field;
+  double ticks = 0;
+  for (int k = 3; k <= 15 && fields >> field; ++k)
+    if (k == 14 || k == 15) ticks += std::stod(field);
+  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+// For a command that draws no progress: it is past its checks once it has computed for longer
+// than any check takes (the checks and reading the input take milliseconds). False if it ended.
+bool computing(pid_t pid, double seconds) {
+  while (cpu_seconds(pid) < seconds) {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
 // One output written by two processes at once. `slow` takes long enough to be stopped while it
 // works; `fast` writes the same outputs and ends.
 struct Race {
@@ -55,7 +85,21 @@ struct Race {
   std::vector<std::string> slow, fast;
   std::vector<std::string> outputs;  // the files both write
   bool needs_ffmpeg = false;
+  std::function<void(const fs::path&)> prepare = nullptr;
+  // Seconds of processor time after which `slow` is surely working, for a command without a
+  // progress line (0: read its progress line).
+  double working_after = 0;
 };
+
+// Bodies for `forces` to work on for a second or two of one core (4000² pairs, 100 times).
+void many_bodies(const fs::path& d) {
+  std::string csv = "m,x,y,z,vx,vy,vz\n";
+  for (int i = 0; i < 4000; ++i)
+    csv += "1," + std::to_string(i % 20) + "," + std::to_string(i / 20 % 20) + "," +
+           std::to_string(i / 400) + ",0,0,0\n";
+  test::write_text(d / "many.csv", csv);
+  test::make_small_particles(d);
+}
 
 std::ostream& operator<<(std::ostream& os, const Race& r) { return os << r.name; }
 
@@ -76,6 +120,11 @@ const std::vector<Race>& races() {
       {"zoom_movie", test::with(kZoom, {"--resolution", "32", "--frames-dir", "a"}),
        test::with(kZoom, {"--resolution", "8", "--frames-dir", "b", "--steps", "100", "--quiet"}),
        {"race.mp4"}, true},
+      {"forces_out",
+       {"forces", "--input", "many.csv", "--repeat", "100", "--threads", "1", "--backend", "cpu",
+        "--quiet", "--out", "race.h5"},
+       {"forces", "--input", "bodies.csv", "--backend", "cpu", "--quiet", "--out", "race.h5"},
+       {"race.h5"}, false, many_bodies, 0.3},
   };
   return rows;
 }
@@ -87,10 +136,12 @@ TEST_P(HostileConcurrentWriters, TheFirstFileStaysAndTheSecondWriterSaysSo) {
   if (race.needs_ffmpeg && std::system("command -v ffmpeg > /dev/null 2>&1") != 0)
     GTEST_SKIP() << "no ffmpeg: no movie to race for";
   test::TempDir dir;
+  if (race.prepare) race.prepare(dir.path());
   int terminal = -1;
   const pid_t slow = spawn_on_terminal(race.slow, dir.path(), &terminal);
   ASSERT_GT(slow, 0);
-  ASSERT_TRUE(working(terminal)) << "the slow writer ended before it was seen working";
+  ASSERT_TRUE(race.working_after > 0 ? computing(slow, race.working_after) : working(terminal))
+      << "the slow writer ended before it was seen working";
   ::kill(slow, SIGSTOP);
   const test::CliResult fast = test::run_cli(race.fast, dir.path());
   ASSERT_EQ(fast.status, 0) << fast.err;

@@ -73,6 +73,44 @@ TEST(EngineRegistry, TheListShowsALinePerEngine) {
             static_cast<std::ptrdiff_t>(force_engines().size()));
 }
 
+// resolve_backend()'s refusals and notes name the backends and precisions as core/backend.hpp and
+// the registry hold them, not as words typed beside them.
+std::string cuda_precisions_of_the_registry() {
+  std::string words;
+  for (Precision p : {Precision::fp32, Precision::fp64, Precision::fp128})
+    if (std::ranges::any_of(force_engines(), [p](const auto& e) { return e.cuda.runs(p); }))
+      words += (words.empty() ? "" : " and ") + to_string(p);
+  return words;
+}
+
+TEST(EngineRegistry, ResolveBackendNamesTheBackendsAndPrecisionsItHolds) {
+  EngineOptions o;
+  o.backend = Backend::cuda;
+  try {
+    resolve_backend<float128>(o);
+    FAIL() << "fp128 on CUDA accepted";
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "backend");
+    EXPECT_EQ(e.value(), to_string(Backend::cuda));
+    EXPECT_EQ(e.accepted().rfind(to_string(Backend::cpu) + " or " + to_string(Backend::automatic),
+                                 0),
+              0u)
+        << e.accepted();
+    // With a device the refusal is the precision's, from the registry; without, the device's.
+    if (cuda_device_count() > 0)
+      EXPECT_EQ(e.accepted(), "cpu or auto for precision fp128 (the CUDA engines run " +
+                                  cuda_precisions_of_the_registry() + ")");
+  }
+  o.backend = Backend::automatic;
+  const ResolvedBackend quad = resolve_backend<float128>(o);
+  EXPECT_EQ(quad.backend, Backend::cpu);
+  if (cuda_device_count() > 0)
+    EXPECT_EQ(quad.note, "the CUDA engines run " + cuda_precisions_of_the_registry() +
+                             ", not fp128; computed on the CPU");
+  else
+    EXPECT_NE(quad.note.find("computed on the CPU"), std::string::npos) << quad.note;
+}
+
 // θ's range, from both sides of each end; the jobs' --theta field, the engines and
 // check_theta() must agree on every value.
 struct ThetaCase {
@@ -93,6 +131,7 @@ bool field_accepts(const std::vector<ParamField<Job>>& fields, double theta) {
     return job.theta == theta;
   } catch (const ParameterError& e) {
     EXPECT_EQ(e.parameter(), "theta");
+    EXPECT_NE(e.accepted().find(theta_range_text()), std::string::npos) << e.accepted();
     return false;
   }
 }

@@ -14,6 +14,7 @@
 #include "gl.hpp"
 #include "hud_line.hpp"
 #include "orrery/core/error.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/io/png_file.hpp"
 #include "orrery/render/frame_overlay.hpp"
 #include "orrery/render/view_camera.hpp"
@@ -194,7 +195,7 @@ WindowOutcome run_view_window(ViewSession& session, const WindowOptions& options
     }
     glfwSwapBuffers(window.get());
   }
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - first).count();
+  out.seconds = seconds_since(first);
   return out;
 }
 

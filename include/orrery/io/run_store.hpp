@@ -67,6 +67,9 @@ class RunStore {
                          const Diagnostics& initial);
   // Moves a new run into place under its name; RunError when another run took the name.
   void publish();
+  // Removes a new run's hidden working folder where it was not published (a start that failed:
+  // a full disk, `ulimit -f`), so that nothing of it stays beside the name; else nothing.
+  void discard_unpublished() noexcept;
 
   h5::Handle description() const;  // run.h5, read-only
   Diagnostics initial_diagnostics() const;

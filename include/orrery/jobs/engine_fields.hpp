@@ -6,10 +6,13 @@
 // cpu_kernel and precision.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "orrery/core/backend.hpp"
+#include "orrery/core/error.hpp"
 #include "orrery/core/parameter.hpp"
 #include "orrery/core/precision.hpp"
 #include "orrery/nbody/engine_options.hpp"
@@ -32,8 +35,14 @@ void add_engine_fields(std::vector<ParamField<P>>& f, std::string P::*engine, do
                             "; a cell of size s is taken whole from distance d > s/theta (0 "
                             "opens every cell)",
                         theta, RealRule::Finite);
+    // θ's one range (check_theta) refuses NaN and the infinities too, in its own words.
     t.set = [theta](P& p, const ParamValue& v) {
-      const double x = require_real("theta", v, RealRule::Finite);
+      const auto* real = std::get_if<double>(&v);
+      const auto* integer = std::get_if<std::int64_t>(&v);
+      if (!real && !integer)
+        throw ParameterError("theta", format_param_value(v),
+                             "an opening angle " + theta_range_text());
+      const double x = real ? *real : static_cast<double>(*integer);
       check_theta(x);
       p.*theta = x;
     };

@@ -8,6 +8,7 @@
 
 #include "device/cuda/cuda_check.hpp"
 #include "device/cuda/memory.hpp"
+#include "orrery/core/backend.hpp"
 #include "orrery/core/error.hpp"
 
 namespace orrery::cuda {
@@ -69,7 +70,7 @@ CudaArrayDevice<Real>::~CudaArrayDevice() {
 
 template <class Real>
 std::string CudaArrayDevice<Real>::name() const {
-  return "cuda:" + std::to_string(device_);
+  return to_string(Backend::cuda) + ":" + std::to_string(device_);
 }
 
 template <class Real>

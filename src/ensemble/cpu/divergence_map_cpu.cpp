@@ -6,6 +6,7 @@
 
 #include "device/cpu/cpu_isa.hpp"
 #include "device/cpu/on_threads.hpp"
+#include "orrery/core/backend.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
 #include "orrery/core/error.hpp"
 #include "twin_task_source.hpp"
@@ -33,7 +34,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   tasks.report_progress();
   out.pixel_steps = tasks.progress().pixel_steps;
   for (auto f : out.nonfinite) out.nonfinite_pixels += f;
-  out.info.backend = "cpu";
+  out.info.backend = to_string(Backend::cpu);
   out.info.kernel = kernel.name;
   out.info.threads = threads;
   out.info.note = cpu_threads_note(options.threads);

@@ -9,6 +9,8 @@
 #include "device/cpu/cpu_isa.hpp"
 #include "device/cpu/on_threads.hpp"
 #include "ensemble/cpu/ensemble_task_source.hpp"
+#include "orrery/core/backend.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
 
 namespace orrery::cpu {
@@ -26,10 +28,9 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
     const auto p = static_cast<std::size_t>(setup.problem);
     (setup.section.word >= 0 ? kernel.run_section[p] : kernel.run[p])(tasks);
   });
-  out.info.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.info.seconds = seconds_since(start);
   tasks.report_progress();
-  out.info.backend = "cpu";
+  out.info.backend = to_string(Backend::cpu);
   out.info.kernel = kernel.name;
   out.info.threads = threads;
   out.info.note = cpu_threads_note(options.threads);

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "orrery/core/seconds_since.hpp"
+
 namespace orrery::cpu {
 
 EnsembleTaskSource::EnsembleTaskSource(const EnsembleSetup& s, EnsembleOutcome& out,
@@ -42,7 +44,7 @@ EnsembleProgress EnsembleTaskSource::progress() const {
   EnsembleProgress p;
   p.trajectories_done = done_.load(std::memory_order_relaxed);
   p.trajectories_total = setup.trajectories;
-  p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  p.seconds = seconds_since(start_);
   return p;
 }
 

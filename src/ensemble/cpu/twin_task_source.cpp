@@ -3,6 +3,8 @@
 
 #include <omp.h>
 
+#include "orrery/core/seconds_since.hpp"
+
 namespace orrery::cpu {
 
 TwinTaskSource::TwinTaskSource(const DivergenceSetup& setup, std::span<const PixelIndex> pixels,
@@ -59,7 +61,7 @@ MapProgress TwinTaskSource::progress() const {
   p.pixels_done = pixels_done_.load(std::memory_order_relaxed);
   p.pixels_total = tasks_;
   p.pixel_steps = pixel_steps_.load(std::memory_order_relaxed);
-  p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  p.seconds = seconds_since(start_);
   return p;
 }
 

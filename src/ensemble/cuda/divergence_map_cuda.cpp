@@ -29,6 +29,8 @@
 #include <fmt/format.h>
 
 #include "device/cpu/thread_team.hpp"
+#include "orrery/core/backend.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
 #include "device/cuda/cuda_check.hpp"
 #include "device/cuda/device_info.hpp"
@@ -38,7 +40,6 @@
 #include "ensemble/schedule/work_pool.hpp"
 #include "map_device_run.hpp"
 #include "map_diagnostics.hpp"
-#include "orrery/core/seconds_since.hpp"
 #include "orrery/core/error.hpp"
 #include "speed_share.hpp"
 #include "twin_kernel.hpp"
@@ -119,7 +120,7 @@ std::vector<std::pair<double, std::int64_t>> collect_while_running(
 // The run's description: the backend, the first device's name, the devices' times and shares.
 void describe_run(MapRunInfo& info, const std::vector<int>& devices, const DeviceTimes& times,
                   const MapRunOptions& options) {
-  info.backend = "cuda";
+  info.backend = to_string(Backend::cuda);
   info.kernel = device_name(devices.front()) + (options.exact_gpu ? " (exact)" : "");
   info.threads = static_cast<int>(devices.size());
   info.device_seconds = *std::max_element(times.busy.begin(), times.busy.end());
@@ -238,7 +239,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
       std::rethrow_exception(e);
     }
 
-  const double all_done = since_start();
+  const double all_done = seconds_since(t0);
   // Most pixels of a device end at its very end (the trajectories behind catch up):
   // the last copy is shared by the host threads, at least `last_copy_threads` where the
   // process may use that many CPUs.

@@ -11,11 +11,13 @@
 #include <fmt/format.h>
 
 #include "device/cuda/cuda_check.hpp"
+#include "orrery/core/backend.hpp"
 #include "orrery/core/error.hpp"
 #include "device/cuda/device_info.hpp"
 #include "device/cuda/device_team.hpp"
 #include "device/cuda/memory.hpp"
 #include "ensemble/cuda/ensemble_kernel.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
 
 namespace orrery::cuda {
@@ -290,9 +292,9 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
     kernel_seconds = std::max(kernel_seconds, ms / 1e3);
   }
 
-  out.info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.info.seconds = seconds_since(start);
   out.info.kernel_seconds = kernel_seconds;
-  out.info.backend = "cuda";
+  out.info.backend = to_string(Backend::cuda);
   out.info.kernel = device_name(team[0].device);
   out.info.threads = static_cast<int>(team.size());
   if (options.progress) {

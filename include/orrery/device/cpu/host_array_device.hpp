@@ -5,6 +5,7 @@
 // CPU force engines hold one. Instantiated for float, double and float128.
 #pragma once
 
+#include "orrery/core/backend.hpp"
 #include "orrery/device/array_device.hpp"
 
 namespace orrery {
@@ -17,7 +18,7 @@ class HostArrayDevice final : public ArrayDevice<Real> {
   // docs/internals/gravity-cpu.md).
   explicit HostArrayDevice(int threads = 0, std::size_t min_elements_per_thread = 0);
 
-  std::string name() const override { return "cpu"; }
+  std::string name() const override { return to_string(Backend::cpu); }
   bool host_accessible() const override { return true; }
   // The most threads this device uses (0: all).
   int threads() const { return threads_; }

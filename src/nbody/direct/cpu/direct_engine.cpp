@@ -16,6 +16,7 @@
 #include "orrery/core/compensated_sum.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/nbody/half_softening.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
 #include "device/cpu/on_threads.hpp"
@@ -172,7 +173,7 @@ void DirectEngine<Real>::accelerations_and_potentials(const DeviceBuffer<Real>& 
       }
     }
   });
-  timings_.force = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  timings_.force = seconds_since(t0);
 }
 
 template <class Real>

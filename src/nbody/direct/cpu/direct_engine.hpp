@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "direct_kernel.hpp"
+#include "orrery/core/backend.hpp"
 #include "orrery/device/cpu/host_array_device.hpp"
 #include "orrery/nbody/engine_options.hpp"
 #include "orrery/nbody/force_engine.hpp"
@@ -19,7 +20,7 @@ class DirectEngine final : public ForceEngine<Real> {
   explicit DirectEngine(const EngineOptions& options);
 
   std::string name() const override { return "direct"; }
-  std::string backend() const override { return "cpu"; }
+  std::string backend() const override { return to_string(Backend::cpu); }
   ArrayDevice<Real>& device() override { return device_; }
   // The instruction-set variant in use ("scalar" for float128).
   std::string kernel_name() const;

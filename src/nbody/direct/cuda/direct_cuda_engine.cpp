@@ -12,6 +12,7 @@
 #include "nbody/direct/cuda/direct_cuda_launch.hpp"
 #include "nbody/cuda_bodies.hpp"
 #include "nbody/engine_factories.hpp"
+#include "orrery/core/backend.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/seconds_since.hpp"
 #include "orrery/nbody/half_softening.hpp"
@@ -29,7 +30,7 @@ DirectCudaEngine<Real>::DirectCudaEngine(const EngineOptions& options)
 
 template <class Real>
 std::string DirectCudaEngine<Real>::backend() const {
-  return fmt::format("cuda:{}", fmt::join(devices_, ","));
+  return fmt::format("{}:{}", to_string(Backend::cuda), fmt::join(devices_, ","));
 }
 
 template <class Real>

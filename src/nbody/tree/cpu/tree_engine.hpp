@@ -10,6 +10,7 @@
 
 #include "octree.hpp"
 #include "tree_kernel.hpp"
+#include "orrery/core/backend.hpp"
 #include "orrery/device/cpu/host_array_device.hpp"
 #include "orrery/nbody/engine_options.hpp"
 #include "orrery/nbody/force_engine.hpp"
@@ -22,7 +23,7 @@ class TreeEngine final : public ForceEngine<Real> {
   explicit TreeEngine(const EngineOptions& options);
 
   std::string name() const override { return "tree"; }
-  std::string backend() const override { return "cpu"; }
+  std::string backend() const override { return to_string(Backend::cpu); }
   ArrayDevice<Real>& device() override { return device_; }
   void set_bodies(std::span<const Real> mass, std::span<const Real> softening) override;
   void accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) override;

@@ -14,6 +14,7 @@
 #include "nbody/cuda_bodies.hpp"
 #include "nbody/engine_factories.hpp"
 #include "nbody/tree/cuda/tree_walk_launch.hpp"
+#include "orrery/core/backend.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/seconds_since.hpp"
 #include "orrery/nbody/half_softening.hpp"
@@ -55,7 +56,7 @@ TreeCudaEngine<Real>::TreeCudaEngine(const EngineOptions& options)
 
 template <class Real>
 std::string TreeCudaEngine<Real>::backend() const {
-  return fmt::format("cuda:{}", fmt::join(devices_, ","));
+  return fmt::format("{}:{}", to_string(Backend::cuda), fmt::join(devices_, ","));
 }
 
 template <class Real>

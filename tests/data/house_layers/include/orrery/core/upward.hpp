@@ -1,0 +1,3 @@
+// core, the lowest layer, reaching up into jobs: refused.
+#pragma once
+#include "orrery/jobs/map_job_options.hpp"

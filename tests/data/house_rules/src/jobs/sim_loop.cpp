@@ -1,0 +1,1 @@
+// A file under a name that does not tell it from its neighbours: refused.
