@@ -3,8 +3,8 @@
 // of a plane through phase space, a word swept over the trajectories, or rows of a file.
 //
 // On a plane at a fixed energy E of H = |p|²/2 + V(q) (grid and random starts of a problem whose
-// energy is that, ensemble_energy_starts) the plane sets two words, --state the others, and one momentum not in the plane,
-// the first in order, is taken from the energy with the + sign:
+// energy is that, ensemble_energy_starts) the plane sets two words, --state the others, and one
+// momentum not in the plane, the first in order, is taken from the energy with the + sign:
 //
 //   p_s = +√(2 (E − V(q)) − Σ_{p ≠ p_s} p²)
 //

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// An ensemble as `orrery ensemble` describes it: a problem (henon-heiles, lorenz, three-body, ...), where its
+// An ensemble as `orrery ensemble` describes it: a problem of the catalogue, where its
 // trajectories start (a grid or random points of a plane through phase space at a fixed energy,
 // a parameter swept over the trajectories, or rows of a file), the integrators and precisions to
 // run them with (one result per pair), and the HDF5 file and energy plot to write.
