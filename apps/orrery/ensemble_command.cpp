@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `orrery ensemble`: many trajectories of a small system (Hénon–Heiles, Lorenz) at once, each
+// `orrery ensemble`: many trajectories of a small system (Hénon–Heiles, Lorenz, ...) at once, each
 // integrator and precision asked for run over the same starts, to an HDF5 file and a plot of the
 // energy drift. The job (jobs/ensemble_job.hpp) validates and runs; this face parses, shows
 // progress and prints a summary line per run.
@@ -52,17 +52,17 @@ class EnsembleCommand final : public Command {
       : fields_(ensemble_job_fields()),
         app_(parent.add_subcommand(
             "ensemble",
-            "Many trajectories of a small system at once (Henon-Heiles, Lorenz), one per SIMD "
-            "lane or GPU thread: final states and energy drift for each integrator and "
-            "precision")),
+            "Many trajectories of a small system at once (Henon-Heiles, Lorenz, your own "
+            "potential, three bodies), one per SIMD lane or GPU thread: final states and energy "
+            "drift for each integrator and precision")),
         params_(*app_, fields_, ensemble_job_defaults()) {
     app_->add_option("--config", config_, "TOML file of parameters (keys as the flags, e.g. "
                                           "dt = 0.01); flags override it")
         ->type_name("FILE");
     app_->footer(
-        "Grid and random starts lie on --plane through phase space; for a problem with an "
-        "energy, one momentum not in the plane is taken from --energy (positive root), and "
-        "points the energy does not reach are left out. Example, the published experiment: "
+        "Grid and random starts lie on --plane through phase space; for H = |p|^2/2 + V(q) "
+        "(henon-heiles, polynomial), one momentum not in the plane is taken from --energy "
+        "(positive root), and points the energy does not reach are left out. Example, the published experiment: "
         "orrery ensemble --problem henon-heiles --energy 0.125 --plane y:py --resolution 1024 "
         "--integrator euler,rk4,leapfrog --precision fp64,fp32 --steps 100000 --plot "
         "energy.png");

@@ -12,7 +12,7 @@ _Devices = str | Sequence[int]
 
 def ensemble(
     *,
-    problem: Literal["henon-heiles", "lorenz"] = "henon-heiles",
+    problem: Literal["henon-heiles", "lorenz", "polynomial", "three-body"] = "henon-heiles",
     integrator: str = "",
     precision: str = "fp64",
     dt: float = 0.01,
@@ -40,6 +40,8 @@ def ensemble(
     out: str = "",
     plot: str = "",
     overwrite: bool = False,
+    # <word>_range of any problem's state word: x1_range, vy3_range (three-body), ...
+    **ranges: tuple[float, float],
 ) -> dict[str, Any]: ...
 
 def divergence_map(

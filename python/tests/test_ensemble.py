@@ -94,3 +94,21 @@ def test_a_section_returns_each_trajectorys_crossings():
     assert np.all(pts[:, :, 0] == 0) and np.all(pts[:, :, 2] > 0)
     assert np.allclose(pts[:, :, 1]**2 + pts[:, :, 3]**2, (y0**2 + py0**2)[:, None], atol=1e-8)
     assert np.allclose(np.diff(t, axis=1), 2 * np.pi, atol=1e-8)
+
+
+def test_three_body_grid_of_the_maps_plane_keeps_the_canonical_system():
+    # planet 1's (x, y) over the map's window; every other word and G m from the map's system
+    r = orrery.ensemble(problem="three-body", plane="x1:y1", x1_range=(-20, 20),
+                        y1_range=(-20, 20), resolution=4, integrator="leapfrog", dt=0.001,
+                        steps=300, samples=3, backend="cpu")
+    s = r["start_state"]
+    assert s.shape == (16, 18)
+    assert np.array_equal(s[:4, 0], -20 + 40 * np.arange(4) / 4)
+    assert np.all(s[:, 2] == -11) and np.all(s[:, 15] == 3)
+    assert np.array_equal(r["parameters"][0], [98.0, 196.0, 294.0])
+    run = r["runs"]["leapfrog-fp64"]
+    assert run["final_state"].shape == (16, 18)
+    assert np.all(np.isfinite(run["energy_error_final"]))
+    with pytest.raises(ValueError, match="--energy|energy"):
+        orrery.ensemble(problem="three-body", plane="x1:y1", x1_range=(-1, 1),
+                        y1_range=(-1, 1), energy=-50, backend="cpu")

@@ -32,6 +32,7 @@ EnsembleProblemInfo problem_info() {
           {Problem::state_defaults.begin(), Problem::state_defaults.end()},
           {Problem::parameter_defaults.begin(), Problem::parameter_defaults.end()},
           Problem::has_energy,
+          ensemble_energy_starts<Problem>,
           requires { Problem::needs_data; }};
 }
 

@@ -98,9 +98,18 @@ std::vector<ParamField<J>> make_fields() {
     s.get = [](const J& j) { return ParamValue{static_cast<std::int64_t>(j.seed)}; };
     f.push_back(std::move(s));
   }
-  f.push_back(real_field("energy",
-                         "grid and random starts: the energy that fixes a free momentum",
-                         &J::energy, RealRule::Finite));
+  {
+    ParamField<J> e{"energy",
+                    fmt::format("grid and random starts: the energy that fixes a free momentum "
+                                "(H = |p|^2/2 + V(q) only; default {})",
+                                kEnsembleDefaultEnergy),
+                    ParamKind::Real};
+    e.set = [](J& j, const ParamValue& v) {
+      j.energy = require_real("energy", v, RealRule::Finite);
+    };
+    e.get = [](const J& j) { return ParamValue{j.energy.value_or(kEnsembleDefaultEnergy)}; };
+    f.push_back(std::move(e));
+  }
   {
     auto p = text_field("plane", "grid and random starts: the plane's two state words, A:B",
                         &J::plane);

@@ -100,9 +100,10 @@ std::string encode_ensemble_file(const std::string& name, const EnsembleJob& job
     h5::write_dataset<std::int64_t>(file.id(), "grid_index", s.grid_index, dims);
   }
 
-  // Every parameter but the ranges not given (an empty array is no HDF5 attribute).
+  // Every parameter but the ranges not given (an empty array is no HDF5 attribute) and the energy
+  // of a problem whose starts take none.
   for (const auto& f : ensemble_job_fields()) {
-    if (!f.get) continue;
+    if (!f.get || (f.name == "energy" && !info.energy_starts)) continue;
     const ParamValue v = f.get(job);
     if (const auto* reals = std::get_if<std::vector<double>>(&v); reals && reals->empty()) continue;
     write_param_attribute(file.id(), f.name, v);

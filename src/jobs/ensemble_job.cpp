@@ -199,6 +199,13 @@ void validate(const EnsembleJob& job) {
     throw e.renamed("--" + e.parameter());
   }
   const EnsembleProblemInfo& info = ensemble_problems()[static_cast<std::size_t>(problem)];
+  if (job.energy && !info.energy_starts)
+    throw ParameterError(
+        "--energy", fmt::format("{}", *job.energy),
+        fmt::format("none for {}: {}; give a --NAME-range for both words of --plane", info.name,
+                    info.has_energy ? "its energy is not |p|^2/2 + V(q), so it fixes no "
+                                      "momentum of a plane"
+                                    : "it has no energy"));
   const std::int64_t n = job.sweep.empty() ? (job.starts == "grid" ? job.resolution * job.resolution
                                                                    : job.n)
                                            : job.n;

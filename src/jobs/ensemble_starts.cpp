@@ -2,9 +2,9 @@
 // Where an ensemble's trajectories start (jobs/ensemble_job.hpp): a grid or uniform random points
 // of a plane through phase space, a word swept over the trajectories, or rows of a file.
 //
-// On a plane at a fixed energy E of H = |p|²/2 + V(q) (grid and random starts of a problem with
-// an energy) the plane sets two words, --state the others, and one momentum not in the plane,
-// the first in order, is taken from the energy with the + sign:
+// On a plane at a fixed energy E of H = |p|²/2 + V(q) (grid and random starts of a problem whose
+// energy is that, ensemble_energy_starts) the plane sets two words, --state the others, and one
+// momentum not in the plane, the first in order, is taken from the energy with the + sign:
 //
 //   p_s = +√(2 (E − V(q)) − Σ_{p ≠ p_s} p²)
 //
@@ -88,7 +88,8 @@ std::array<double, 2> reached_interval(const EnsembleProblemInfo& info, int prob
 }
 
 Plane make_plane(const EnsembleJob& job, const EnsembleProblemInfo& info, int problem,
-                 const void* data, const std::vector<double>& base, bool with_energy) {
+                 const void* data, const std::vector<double>& base, bool with_energy,
+                 double energy) {
   Plane plane;
   plane.data = data;
   const auto words = split_pair(job.plane, ':', "plane");
@@ -117,9 +118,10 @@ Plane make_plane(const EnsembleJob& job, const EnsembleProblemInfo& info, int pr
     if (auto it = job.ranges.find(name); it != job.ranges.end()) return it->second;
     if (!with_energy)
       throw ParameterError(fmt::format("{}-range", name), "none",
-                           fmt::format("a range A:B ({} has no energy to bound the plane)",
+                           fmt::format("a range A:B ({} has no energy of the form |p|^2/2 + "
+                                       "V(q) to bound the plane)",
                                        info.name));
-    return reached_interval(info, problem, plane, job.energy, base, w);
+    return reached_interval(info, problem, plane, energy, base, w);
   };
   plane.range_a = range_of(plane.a);
   plane.range_b = range_of(plane.b);
@@ -203,8 +205,10 @@ EnsembleStartSet make_ensemble_starts(const EnsembleJob& job) {
     return set;
   }
 
-  const bool with_energy = info.has_energy && info.second_order;
-  const Plane plane = make_plane(job, info, set.problem, set.data.get(), base, with_energy);
+  const bool with_energy = info.energy_starts;
+  const double energy = job.energy.value_or(kEnsembleDefaultEnergy);
+  const Plane plane =
+      make_plane(job, info, set.problem, set.data.get(), base, with_energy, energy);
   std::vector<double> row = base;
   const auto keep = [&](std::int64_t index) {
     set.rows.insert(set.rows.end(), row.begin(), row.end());
@@ -218,7 +222,7 @@ EnsembleStartSet make_ensemble_starts(const EnsembleJob& job) {
                                                  static_cast<double>(j) / static_cast<double>(r);
         const double v = plane.range_b[0] + (plane.range_b[1] - plane.range_b[0]) *
                                                  static_cast<double>(k) / static_cast<double>(r);
-        if (place(info, set.problem, plane, job.energy, u, v, row.data())) keep(k * r + j);
+        if (place(info, set.problem, plane, energy, u, v, row.data())) keep(k * r + j);
       }
   } else {
     std::mt19937_64 random(job.seed);
@@ -227,18 +231,18 @@ EnsembleStartSet make_ensemble_starts(const EnsembleJob& job) {
     std::int64_t tries = 0;
     while (static_cast<std::int64_t>(set.rows.size()) / row_words < job.n) {
       if (++tries > 1000 * job.n)
-        throw ParameterError("energy", fmt::format("{}", job.energy),
+        throw ParameterError("energy", fmt::format("{}", energy),
                              "an energy that reaches at least 1/1000 of the plane's window");
       const double u = ua(random), v = ub(random);
-      if (place(info, set.problem, plane, job.energy, u, v, row.data())) keep(-1);
+      if (place(info, set.problem, plane, energy, u, v, row.data())) keep(-1);
     }
   }
   set.trajectories = static_cast<std::int64_t>(set.rows.size()) / row_words;
   if (set.trajectories == 0)
-    throw ParameterError("energy", fmt::format("{}", job.energy),
+    throw ParameterError("energy", fmt::format("{}", energy),
                          "an energy reached somewhere on the grid's window");
   set.starts.rows = set.rows.data();
-  const std::string at_energy = with_energy ? fmt::format(" at E = {}", job.energy) : "";
+  const std::string at_energy = with_energy ? fmt::format(" at E = {}", energy) : "";
   set.description =
       job.starts == "grid"
           ? fmt::format("grid {} x {} of {} ({}:{} x {}:{}){}, {} points reached", job.resolution,

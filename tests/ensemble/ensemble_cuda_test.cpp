@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Ensembles on the GPU against the CPU lanes: the same bits for every problem (each shape of a
-// user's polynomial among them), integrator and precision at a fixed step (the final states and
+// user's polynomial and three-body among them), integrator and precision at a fixed step (the final states and
 // every energy-drift sample), on one device and on all; with a tolerance, the same within it.
 // Skipped where no GPU is present.
 #include <gtest/gtest.h>
@@ -54,6 +54,7 @@ constexpr ProblemCase kProblemCases[] = {
     {"polynomial", "0.5*x^2 - 0.25*x^4 + 0.1*x^6"},
     {"polynomial", "0.5*(x^2+y^2) + x*y^2 + 0.5*y^4"},  // 0.5 (x + y²)² + y²/2: bounded
     {"polynomial", "0.5*(x^2+y^2+z^2) + 0.3*x*y*z + 0.1*z^4"},
+    {"three-body", ""},
 };
 
 TEST_F(CudaEnsemble, EveryProblemIntegratorAndPrecisionGivesTheCpuBits) {
@@ -77,6 +78,8 @@ TEST_F(CudaEnsemble, EveryProblemIntegratorAndPrecisionGivesTheCpuBits) {
         if (problem.name == "lorenz") {
           e.dt = 1e-3;
           for (int i = 0; i < 300; ++i) e.rows.insert(e.rows.end(), {1, 0, 0, 10, 0.07 * i, 8.0 / 3});
+        } else if (problem.name == "three-body") {
+          e.rows = test::three_body_rows(300);  // near the figure eight: ~3 periods
         } else {
           // Hénon–Heiles' starts, their words cut or padded to the problem's.
           const auto hh = test::henon_heiles_rows(0.125, 300);
@@ -171,6 +174,11 @@ TEST_F(CudaEnsemble, AdaptiveRunsAgreeWithTheCpuWithinTheirTolerance) {
       hh.samples = 5;
       hh.rows = test::henon_heiles_rows(0.1, 300);
       expect_within_tolerance(hh, std::string("henon-heiles ") + integrator + " " + to_string(p));
+
+      SmallEnsemble three = hh;
+      three.problem = "three-body";
+      three.rows = test::three_body_rows(300);
+      expect_within_tolerance(three, std::string("three-body ") + integrator + " " + to_string(p));
     }
 }
 

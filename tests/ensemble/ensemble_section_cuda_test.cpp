@@ -39,6 +39,7 @@ constexpr ProblemCase kProblemCases[] = {
     {"polynomial", "0.5*x^2 - 0.25*x^4 + 0.1*x^6", {0, 0.1, -1, 32}},
     {"polynomial", "0.5*(x^2+y^2) + x*y^2 + 0.5*y^4", {1, 0.0, 0, 32}},
     {"polynomial", "0.5*(x^2+y^2+z^2) + 0.3*x*y*z + 0.1*z^4", {0, 0.0, +1, 32}},
+    {"three-body", "", {1, 0.0, 0, 32}},  // y1 = 0: the figure eight's centre and tips
 };
 
 SmallEnsemble case_ensemble(const ProblemCase& c, const EnsembleProblemInfo& problem) {
@@ -51,6 +52,8 @@ SmallEnsemble case_ensemble(const ProblemCase& c, const EnsembleProblemInfo& pro
   if (problem.name == "lorenz") {
     e.dt = 2e-3;
     for (int i = 0; i < 300; ++i) e.rows.insert(e.rows.end(), {1, 0, 0, 10, 20 + 0.03 * i, 8.0 / 3});
+  } else if (problem.name == "three-body") {
+    e.rows = test::three_body_rows(300);  // near the figure eight: ~4.7 periods
   } else {
     const auto hh = test::henon_heiles_rows(0.125, 300);
     const int c2 = problem.coordinates;

@@ -96,4 +96,37 @@ inline std::vector<double> henon_heiles_rows(double e, int count) {
   return rows;
 }
 
+// The figure-eight choreography of three equal masses (G = m = 1): A. Chenciner and
+// R. Montgomery, "A remarkable periodic solution of the three-body problem in the case of equal
+// masses", Ann. of Math. 152, 881 (2000), with C. Simó's initial conditions as they quote them
+// (to 8 digits): x1 = −x2 = (0.97000436, −0.24308753), x3 = 0, v3 = −2 v1 = −2 v2 =
+// (−0.93240737, −0.86473146), period T = 6.32591398.
+struct FigureEight {
+  static constexpr double x1 = 0.97000436, y1 = -0.24308753;
+  static constexpr double vx3 = -0.93240737, vy3 = -0.86473146;
+  static constexpr double period = 6.32591398;
+};
+
+// The figure eight's row of `three-body` (x1 … z3, vx1 … vz3, gm1, gm2, gm3), its velocities
+// scaled by `speed` (1: the choreography).
+inline std::vector<double> figure_eight_row(double speed = 1.0) {
+  using F = FigureEight;
+  const double vx = -0.5 * F::vx3 * speed, vy = -0.5 * F::vy3 * speed;
+  return {F::x1, F::y1, 0, -F::x1, -F::y1, 0, 0, 0, 0,
+          vx,    vy,    0, vx,     vy,     0, F::vx3 * speed, F::vy3 * speed, 0,
+          1,     1,     1};
+}
+
+// `count` rows near the figure eight (which stays near it for many periods): each its speeds
+// scaled by 1 ± 0.2 %, and body 3 lifted out of the plane a little (all three coordinates move).
+inline std::vector<double> three_body_rows(int count) {
+  std::vector<double> rows;
+  for (int i = 0; i < count; ++i) {
+    std::vector<double> r = figure_eight_row(0.998 + 0.004 * i / count);
+    r[8] = 0.001 * (i % 5);
+    rows.insert(rows.end(), r.begin(), r.end());
+  }
+  return rows;
+}
+
 }  // namespace orrery::test

@@ -13,6 +13,7 @@
 #include "orrery/ensemble/problems/henon_heiles/henon_heiles_problem.hpp"
 #include "orrery/ensemble/problems/lorenz/lorenz_problem.hpp"
 #include "orrery/ensemble/problems/polynomial/polynomial_problem.hpp"
+#include "orrery/ensemble/problems/three_body/three_body_problem.hpp"
 #include "orrery/integrate/integrator_family.hpp"
 #include "orrery/integrate/integrator_tables.hpp"
 #include "orrery/core/precision.hpp"
@@ -30,7 +31,7 @@ using EnsembleProblems =
     TableList<HenonHeilesProblem, LorenzProblem, PolynomialProblem<2, 3, kPolynomialEvenInX>,
               PolynomialProblem<1, kMaxPotentialDegree, 0>,
               PolynomialProblem<2, kMaxPotentialDegree, 0>,
-              PolynomialProblem<3, kMaxPotentialDegree, 0>>;
+              PolynomialProblem<3, kMaxPotentialDegree, 0>, ThreeBodyProblem>;
 inline constexpr int kEnsembleProblemCount = EnsembleProblems::size;
 
 // Every register integrator of the library (integrate/register_integrator.hpp).
@@ -57,6 +58,7 @@ struct EnsembleProblemInfo {
   std::vector<std::string_view> state_names, parameter_names;
   std::vector<double> state_defaults, parameter_defaults;
   bool has_energy;
+  bool energy_starts;  // grid and random starts take a momentum from --energy (ensemble_problem.hpp)
   bool needs_data;  // runs only with its Data (EnsembleSetup::data): a user's potential
 };
 

@@ -15,6 +15,10 @@
 //   Field<T>, field(data, params)     the right-hand side bound to one trajectory's parameters, for
 //                                     any lane type T: a(q) or f(y), written once (physics/)
 //   has_energy, energy(data, params, y)  the invariant, in double, whose drift a run reports
+//   potential(data, params, q)        V(q) in double (0 without one; three-body: G·V, G·m given)
+//   energy_starts (optional)          false where the energy is not |p|²/2 + V(q) (three bodies
+//                                     of their own masses): grid and random starts then take no
+//                                     momentum from --energy; absent: has_energy && second_order
 //
 // EnsembleSystem turns a problem into what the steppers and the backends use: the register state
 // (integrate/phase_state.hpp), its flat words y = (q, p) or y, and the integrator over it.
@@ -31,8 +35,9 @@
 
 namespace orrery {
 
-// The largest state plus parameter words of any problem: the size of a start's row.
-inline constexpr int kEnsembleMaxWords = 16;
+// The largest state plus parameter words of any problem: the size of a start's row (three-body:
+// 18 + 3).
+inline constexpr int kEnsembleMaxWords = 24;
 
 // A trajectory's parameters in its lane type (at least one slot, so that none is an empty array).
 template <class T, int P>
@@ -64,6 +69,15 @@ struct EnsembleSystem {
     return word(const_cast<State&>(s), w);
   }
 };
+
+// Whether grid and random starts of Problem may take a momentum from an energy (energy_starts).
+template <class Problem>
+inline constexpr bool ensemble_energy_starts = [] {
+  if constexpr (requires { Problem::energy_starts; })
+    return Problem::energy_starts;
+  else
+    return Problem::has_energy && Problem::second_order;
+}();
 
 // The field of the precision `mixed` (docs/internals/divergence-map.md: "k evaluated in fp32 … then
 // widened"): the state, every stage and every step's sum stay in the lane type T (fp64); the

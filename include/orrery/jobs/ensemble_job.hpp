@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// An ensemble as `orrery ensemble` describes it: a problem (henon-heiles, lorenz), where its
+// An ensemble as `orrery ensemble` describes it: a problem of the catalogue, where its
 // trajectories start (a grid or random points of a plane through phase space at a fixed energy,
 // a parameter swept over the trajectories, or rows of a file), the integrators and precisions to
 // run them with (one result per pair), and the HDF5 file and energy plot to write.
@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,9 @@ struct EnsembleJob {
   std::int64_t resolution = 64;  // grid: points per side
   std::int64_t n = 4096;         // random and sweep: trajectories
   std::uint64_t seed = 1;
-  double energy = 0.125;       // grid and random, for a problem with an energy
+  // Grid and random starts of a problem whose energy fixes a momentum (energy_starts,
+  // ensemble/ensemble_problem.hpp); not given: kEnsembleDefaultEnergy. Refused for the others.
+  std::optional<double> energy;
   std::string plane = "y:py";  // grid and random: the plane's two state words
   std::map<std::string, std::array<double, 2>> ranges;  // grid and random: per plane word
   std::string state;       // the start of every word the plane does not set ("": the problem's)
@@ -63,6 +66,9 @@ struct EnsembleJob {
   bool quiet = false;
   bool in_memory = false;  // the Python face: the results are returned, a file is optional
 };
+
+// The energy of grid and random starts unless --energy gives one (Hénon–Heiles' chaotic one).
+inline constexpr double kEnsembleDefaultEnergy = 0.125;
 
 // The most steps a trajectory may take.
 inline constexpr std::int64_t kEnsembleMaxSteps = std::int64_t{1} << 40;

@@ -7,10 +7,16 @@
 // order) is visited once (Newton's third law): d = x_i − x_j, r² = |d|² = fma(z, z, fma(y, y, x·x)),
 // k = InverseCube(r²), then a_i ← fma(−Gm_j·k, d, a_i) and a_j ← fma(Gm_i·k, d, a_j) (fma: one
 // rounding), starting from a = 0. Every body thus sums its partners in increasing index order,
-// and the result equals the plain per-body double loop bit for bit. Reference: any text on the N-body problem, e.g. Aarseth,
-// "Gravitational N-Body Simulations" (2003), §1.2.
+// and the result equals the plain per-body double loop bit for bit. The invariant, from the same
+// G·m_j (G is not known apart from them), is G times the energy:
+//
+//   G E = Σ_i Gm_i |v_i|²/2 − Σ_{i<j} Gm_i Gm_j / |x_i − x_j|
+//
+// Reference: any text on the N-body problem, e.g. Aarseth, "Gravitational N-Body Simulations"
+// (2003), §1.2.
 #pragma once
 
+#include "orrery/core/hd_math.hpp"
 #include "orrery/core/vec3.hpp"
 #include "orrery/physics/inverse_cube.hpp"
 
@@ -34,5 +40,24 @@ struct PairwiseGravity {
     }
   }
 };
+
+// G times the potential energy, −Σ_{i<j} Gm_i Gm_j / |x_i − x_j|, in double.
+template <int N>
+ORRERY_HD double gravity_potential_times_g(const double (&gm)[N], const Vec3d (&x)[N]) {
+  double potential = 0;
+  for (int i = 0; i < N; ++i)
+    for (int j = i + 1; j < N; ++j) potential -= gm[i] * gm[j] / sqrt(norm2(x[i] - x[j]));
+  return potential;
+}
+
+// G times the energy (above) in double, from the bodies' G·m, positions and velocities: its
+// relative change is the energy's.
+template <int N>
+ORRERY_HD double gravity_energy_times_g(const double (&gm)[N], const Vec3d (&x)[N],
+                                        const Vec3d (&v)[N]) {
+  double kinetic = 0;
+  for (int i = 0; i < N; ++i) kinetic += 0.5 * gm[i] * norm2(v[i]);
+  return kinetic + gravity_potential_times_g(gm, x);
+}
 
 }  // namespace orrery

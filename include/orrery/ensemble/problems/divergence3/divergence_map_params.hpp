@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The parameters of a three-body divergence map. The defaults reproduce the published map
-// (blbadger, "Three body problem"): G = 9.8, masses 10/20/30, planet 1 at (x, y, −11) moving at
-// (−3, 0, 0), planet 2 at rest at the origin, planet 3 at (10, 10, 12) moving at (3, 0, 0);
-// twin shifted by (0.001, 0.001, 0.001); critical distance 0.5; explicit Euler, dt = 0.001;
-// window [−20, 20)²; 1000 × 1000 pixels; 50 000 steps. The integrator is any of
+// (blbadger, "Three body problem"): its system (canonical_system.hpp), planet 1 varied on the
+// plane (x, y) at z = −11; twin shifted by (0.001, 0.001, 0.001); critical distance 0.5;
+// explicit Euler, dt = 0.001; window [−20, 20)²; 1000 × 1000 pixels; 50 000 steps. The integrator is any of
 // ensemble/map_integrators.hpp.
 #pragma once
 
@@ -14,14 +13,13 @@
 
 #include "orrery/core/parameter.hpp"
 #include "orrery/core/vec3.hpp"
+#include "orrery/ensemble/problems/divergence3/canonical_system.hpp"
 
 namespace orrery {
 
 // The plane in which the varied body's start moves; the third coordinate is taken from that
 // body's position parameter (z = −11 for xy, x = −10 for yz by default).
 enum class Plane { xy, yz, xz };
-
-inline constexpr int kMapBodies = 3;
 
 struct DivergenceMapParams {
   std::int32_t width = 1000;
@@ -35,10 +33,10 @@ struct DivergenceMapParams {
   std::array<double, 2> y_range{-20.0, 20.0};  // the plane's second (vertical) coordinate
   Plane plane = Plane::xy;
   int varied_body = 1;  // 1-based, as in "planet 1"
-  std::array<double, kMapBodies> masses{10.0, 20.0, 30.0};
-  double g = 9.8;
-  std::array<double, 3 * kMapBodies> positions{-10.0, 0.0, -11.0, 0.0, 0.0, 0.0, 10.0, 10.0, 12.0};
-  std::array<double, 3 * kMapBodies> velocities{-3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0};
+  std::array<double, kMapBodies> masses = CanonicalThreeBody::masses;
+  double g = CanonicalThreeBody::g;
+  std::array<double, 3 * kMapBodies> positions = CanonicalThreeBody::positions;
+  std::array<double, 3 * kMapBodies> velocities = CanonicalThreeBody::velocities;
 
   Vec3d position(int body) const {
     return {positions[3 * body], positions[3 * body + 1], positions[3 * body + 2]};
