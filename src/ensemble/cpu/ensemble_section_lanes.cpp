@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The CPU ensemble lanes of a run with a surface of section (EnsembleSetup::section), compiled
-// once per instruction set and problem like ensemble_lanes.cpp and apart from it, so that a run
-// without a section runs the very code it ran before. Every step is watched
+// once per instruction set and problem with ensemble_lanes.cpp, in one translation unit (its
+// headers parsed once, src/CMakeLists.txt), and in functions of its own, so that a run without a
+// section runs the very code it ran before. Every step is watched
 // (integrate_watched_trajectory, or the controlled agent's watch; ensemble/section_crossing.hpp)
 // and each lane's crossings are written to its trajectory's slots as they are found.
 #include <cmath>
