@@ -89,10 +89,26 @@ struct SectionField {
   }
 };
 
+// The step in s itself: x (the D words and the time at the nearer end) advanced by ds with
+// Method (SectionTable), y_w the independent variable. Named by the method of the step, not by
+// the trajectory's integrator, so that integrators sharing a method can share its code: the CPU
+// lanes call one copy out of line per method, field and lane type (ensemble/cpu/lane_block.hpp)
+// where inlined into every integrator's watch it was a third of their compile time.
+template <class Problem, class Method, class T, class Field>
+struct SectionLocate {
+  template <class X>
+  ORRERY_HD static void step(X& x, const T& ds, const Field& field, int word) {
+    rk_step<Method, ScaleEachTerm>(x, ds, SectionField<Problem, T, Field>{field, word});
+  }
+};
+
 // Watches the steps of a trajectory (or one per lane) for crossings: called with the state
 // before and after each step and their times, it calls record(crossed, y, t) — `crossed` a bool
 // or a lane mask, y the D words at the section and t the time — whenever some lane crossed.
-template <class Problem, class Table, class T, class Field, class Record>
+// Locate<Problem, Method, T, Field>::step takes the step in s (SectionLocate, inline, unless
+// the caller keeps it out of line).
+template <class Problem, class Table, class T, class Field, class Record,
+          template <class, class, class, class> class Locate = SectionLocate>
 struct SectionWatch {
   using System = EnsembleSystem<Problem, T>;
   using State = typename System::State;
@@ -122,7 +138,7 @@ struct SectionWatch {
     for (int d = 0; d < D; ++d) x.y[d] = lane_select(from_start, y0[d], y1[d]);
     x.y[D] = lane_select(from_start, t0, t1);
     const T ds = -lane_select(from_start, g0, g1);
-    rk_step<SectionTable<Table>, ScaleEachTerm>(x, ds, SectionField<Problem, T, Field>{field, word});
+    Locate<Problem, SectionTable<Table>, T, Field>::step(x, ds, field, word);
     T y[D];
     ORRERY_UNROLL
     for (int d = 0; d < D; ++d) y[d] = d == word ? value : x.y[d];
@@ -130,8 +146,10 @@ struct SectionWatch {
   }
 };
 
-template <class Problem, class Table, class T, class Field, class Record>
-ORRERY_HD SectionWatch<Problem, Table, T, Field, Record> watch_section(
+template <class Problem, class Table, class T,
+          template <class, class, class, class> class Locate = SectionLocate, class Field,
+          class Record>
+ORRERY_HD SectionWatch<Problem, Table, T, Field, Record, Locate> watch_section(
     const Field& field, const EnsembleSection& s, Record record) {
   return {field, s.word, s.direction, T(static_cast<lane_scalar_t<T>>(s.value)), record};
 }

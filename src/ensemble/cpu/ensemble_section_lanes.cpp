@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The CPU ensemble lanes of a run with a surface of section (EnsembleSetup::section), compiled
-// once per instruction set and problem like ensemble_lanes.cpp and apart from it, so that a run
-// without a section runs the very code it ran before. Every step is watched
+// once per instruction set and problem with ensemble_lanes.cpp, in one translation unit (its
+// headers parsed once, src/CMakeLists.txt), and in functions of its own, so that a run without a
+// section runs the very code it ran before. Every step is watched
 // (integrate_watched_trajectory, or the controlled agent's watch; ensemble/section_crossing.hpp)
 // and each lane's crossings are written to its trajectory's slots as they are found.
 #include <cmath>
@@ -55,6 +56,18 @@ struct LaneCrossings {
   }
 };
 
+// The crossing's step (ensemble/section_crossing.hpp) called, not inlined: one copy per locating
+// method, field and lane type, which the integrators locating with the same method and the
+// fixed-step and adaptive lanes of one share. Internal to this file's instruction set, as
+// OutOfLineField (lane_block.hpp). A crossing is rare beside the steps, so the call costs nothing.
+template <class Problem, class Method, class V, class Field>
+struct OutOfLineLocate {
+  template <class X>
+  [[gnu::noinline]] static void step(X& x, const V& ds, const Field& field, int word) {
+    SectionLocate<Problem, Method, V, Field>::step(x, ds, field, word);
+  }
+};
+
 // A recorder the watch holds by value: the block's crossings by reference.
 template <class Problem, class V>
 struct RecordInto {
@@ -82,7 +95,7 @@ void run_section_lanes(EnsembleTaskSource& src) {
     const auto field = lane_field<Problem>(
         precision_field<Problem, V>(data, b.k, s.precision == Precision::mixed));
     LaneCrossings<Problem, V> crossings{src, first, count};
-    const auto watch = watch_section<Problem, Table, V>(field, s.section,
+    const auto watch = watch_section<Problem, Table, V, OutOfLineLocate>(field, s.section,
                                                         RecordInto<Problem, V>{&crossings});
     integrate_watched_trajectory<Problem, Table, V>(
         b.st, field, dt, s.steps, s.samples,
@@ -122,7 +135,7 @@ void run_adaptive_section_lanes(EnsembleTaskSource& src) {
       src.drift[static_cast<std::int64_t>(sample - 1) * n + first + l] = static_cast<float>(value);
     };
     LaneCrossings<Problem, V> crossings{src, first, count};
-    const auto watch = watch_section<Problem, Table, V>(field, s.section,
+    const auto watch = watch_section<Problem, Table, V, OutOfLineLocate>(field, s.section,
                                                         RecordInto<Problem, V>{&crossings});
     const AdaptiveTally<V> tally = integrate_adaptive_trajectory<Problem, Table, V>(
         b.st, field, h0, t_end, s.samples, tol,
@@ -142,7 +155,7 @@ void run_adaptive_section_lanes(EnsembleTaskSource& src) {
 }
 
 template <class Problem>
-void run_problem(EnsembleTaskSource& src) {
+void run_section_lanes_of(EnsembleTaskSource& src) {
   for_run_lanes<Problem>(src.setup, [&]<class Table, class R, bool Adaptive>() {
     if constexpr (Adaptive)
       run_adaptive_section_lanes<Problem, Table, R>(src);
@@ -155,7 +168,7 @@ void run_problem(EnsembleTaskSource& src) {
 
 template <int Problem>
 void run_section_problem(EnsembleTaskSource& src) {
-  run_problem<EnsembleProblems::at<Problem>>(src);
+  run_section_lanes_of<EnsembleProblems::at<Problem>>(src);
 }
 
 template void run_section_problem<ORRERY_ENSEMBLE_PROBLEM>(EnsembleTaskSource&);
