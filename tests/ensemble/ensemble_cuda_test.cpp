@@ -105,14 +105,25 @@ TEST_F(CudaEnsemble, SweepsComputedOnTheDeviceGiveTheCpuBits) {
   expect_same_bits(e.run(Backend::cuda), e.run(Backend::cpu), "lorenz sweep");
 }
 
-// With a tolerance the GPU runs the CPU's arithmetic except x^y in the step control
-// (core/hd_math.hpp: CUDA's pow and the host's libm round differently now and then), so a step
-// size may differ by an ulp, and the trajectories by what the later steps make of it: a step or
-// two per trajectory, and a different error of the same size. So the GPU's run is held to the
-// CPU's accuracy: its largest error against a reference run (dop853, fp64, tolerance 10⁻¹³) within
-// kSameAccuracy times the CPU's (plus the tolerance, should the CPU land on the reference).
+// With a tolerance the GPU runs the CPU's arithmetic except x^y in the step factor
+// (core/lane_power.hpp: the GPU's special-function unit against the host's libm, a few float
+// ulps apart), so step sizes differ slightly, and the trajectories by what the later steps make
+// of it: a step or two per trajectory, a few more where fp32 meets close encounters of three
+// bodies (at most kGpuAdaptiveStepsShare of them), and a different error of the same size. So the
+// GPU's run is held to the CPU's accuracy: its largest error against a reference run (dop853,
+// fp64, tolerance 10⁻¹³) within kSameAccuracy times the CPU's (plus the tolerance, should the
+// CPU land on the reference). A wrong control or tolerance on the GPU moves every trajectory's
+// count, and by far more.
 constexpr double kSameAccuracy = 2;
 constexpr std::int64_t kGpuAdaptiveStepsApart = 2;
+constexpr double kGpuAdaptiveStepsShare = 0.05;
+
+// Whether a trajectory's accepted steps on the GPU and the CPU are within rounding's reach.
+bool steps_within_reach(std::int64_t gpu, std::int64_t cpu) {
+  const std::int64_t apart = std::abs(gpu - cpu);
+  return apart <= kGpuAdaptiveStepsApart ||
+         static_cast<double>(apart) <= kGpuAdaptiveStepsShare * static_cast<double>(cpu);
+}
 
 // The largest gap between two runs' final states, relative to max(1, |y|).
 double largest_gap(const EnsembleOutcome& a, const EnsembleOutcome& b) {
@@ -136,8 +147,9 @@ void expect_within_tolerance(const SmallEnsemble& e, const std::string& what) {
   EXPECT_EQ(gpu.failed, 0) << what;
   std::size_t same_steps = 0;
   for (std::size_t i = 0; i < cpu.steps_accepted.size(); ++i) {
-    const auto apart = std::abs(std::int64_t{gpu.steps_accepted[i]} - cpu.steps_accepted[i]);
-    EXPECT_LE(apart, kGpuAdaptiveStepsApart) << what << " trajectory " << i;
+    EXPECT_TRUE(steps_within_reach(gpu.steps_accepted[i], cpu.steps_accepted[i]))
+        << what << " trajectory " << i << ": " << gpu.steps_accepted[i] << " steps on the GPU, "
+        << cpu.steps_accepted[i] << " on the CPU";
     same_steps += gpu.steps_accepted[i] == cpu.steps_accepted[i] &&
                   gpu.steps_rejected[i] == cpu.steps_rejected[i];
   }
@@ -218,9 +230,8 @@ TEST_F(CudaEnsemble, ChunkedRunsPutEveryResultInItsPlace) {
   const EnsembleOutcome ga = controlled.run(Backend::cuda), ca = controlled.run(Backend::cpu);
   ASSERT_EQ(ga.steps_accepted.size(), ca.steps_accepted.size());
   for (std::size_t i = 0; i < ca.steps_accepted.size(); ++i) {
-    const auto apart = static_cast<std::int64_t>(ga.steps_accepted[i]) -
-                       static_cast<std::int64_t>(ca.steps_accepted[i]);
-    ASSERT_LE(std::abs(apart), kGpuAdaptiveStepsApart) << "trajectory " << i;
+    ASSERT_TRUE(steps_within_reach(ga.steps_accepted[i], ca.steps_accepted[i]))
+        << "trajectory " << i;
     ASSERT_EQ(ga.status[i], ca.status[i]) << "trajectory " << i;
   }
   // A trajectory's state where another's belongs differs by the orbit's size (~0.1); the GPU's

@@ -262,10 +262,16 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
     const auto chunks = static_cast<int>(
         std::clamp<std::int64_t>(s->n / kLeastChunkTrajectories, 1, kMostChunks));
     s->chunks.resize(static_cast<std::size_t>(chunks));
+    // Chunks begin at multiples of a block of trajectories, so that each chunk's arrays in the
+    // shared buffers stay aligned (a tally is 9 bytes a trajectory: its 32-bit counts need
+    // offsets that are multiples of 4).
+    const auto boundary = [&](int c) {
+      return c == chunks ? s->n : s->n * c / chunks / kEnsembleThreadsPerBlock * kEnsembleThreadsPerBlock;
+    };
     for (int c = 0; c < chunks; ++c) {
       EnsembleChunk& k = s->chunks[static_cast<std::size_t>(c)];
-      k.offset = s->n * c / chunks;
-      k.n = s->n * (c + 1) / chunks - k.offset;
+      k.offset = boundary(c);
+      k.n = boundary(c + 1) - k.offset;
       ORRERY_CUDA_CHECK(cudaEventCreateWithFlags(&k.computed, cudaEventDisableTiming), where);
       ORRERY_CUDA_CHECK(cudaEventCreateWithFlags(&k.copied, cudaEventDisableTiming), where);
     }
