@@ -194,28 +194,27 @@ TEST_F(CudaEnsemble, AdaptiveRunsAgreeWithTheCpuWithinTheirTolerance) {
     }
 }
 
-// More trajectories than one chunk of a device's share holds (ensemble_cuda.cpp: chunks of at
-// least 2¹⁸, each copied back while the next computes), in an uneven count: every result lands
-// at its trajectory's place — the final states and drift samples, the crossings of a section,
-// and with a tolerance each trajectory's steps and its state within the tolerance's reach.
-TEST_F(CudaEnsemble, ChunkedRunsPutEveryResultInItsPlace) {
+// A run of more than a million trajectories, an uneven count: every result lands at its
+// trajectory's place — the final states and drift samples, the crossings of a section, and with
+// a tolerance each trajectory's steps and its state within the tolerance's reach.
+TEST_F(CudaEnsemble, LargeRunsPutEveryResultInItsPlace) {
   constexpr int kTrajectories = (1 << 20) + 777;
   SmallEnsemble hh;
   hh.steps = 40;
   hh.samples = 3;
   hh.rows = test::henon_heiles_rows(0.125, kTrajectories);
-  expect_same_bits(hh.run(Backend::cuda), hh.run(Backend::cpu), "henon-heiles, chunked");
+  expect_same_bits(hh.run(Backend::cuda), hh.run(Backend::cpu), "henon-heiles, large");
 
   SmallEnsemble sweep = test::lorenz_benchmark(kTrajectories);
   sweep.steps = 40;
   sweep.precision = Precision::fp32;
-  expect_same_bits(sweep.run(Backend::cuda), sweep.run(Backend::cpu), "lorenz sweep, chunked");
+  expect_same_bits(sweep.run(Backend::cuda), sweep.run(Backend::cpu), "lorenz sweep, large");
 
   SmallEnsemble sectioned = hh;
   sectioned.steps = 400;
   sectioned.section = EnsembleSection{1, 0.0, 1, 2};  // y = 0 upwards, two slots
   const EnsembleOutcome gs = sectioned.run(Backend::cuda), cs = sectioned.run(Backend::cpu);
-  expect_same_bits(gs, cs, "henon-heiles sectioned, chunked");
+  expect_same_bits(gs, cs, "henon-heiles sectioned, large");
   ASSERT_EQ(gs.section_count, cs.section_count);
   ASSERT_EQ(gs.section_points.size(), cs.section_points.size());
   for (std::size_t i = 0; i < cs.section_points.size(); ++i)

@@ -54,61 +54,37 @@ EnsembleBuffers& buffers_of(int device) {
   return *b;
 }
 
-// A device's share of the trajectories is launched in chunks, each copied back while the next
-// ones compute, and gathered into the outcome on the host as soon as it is back: the copy and
-// the conversion to rows of doubles (hundreds of megabytes at 2²³ trajectories) then hide
-// behind the kernels but for the last chunk. Each chunk's results are a structure of arrays of
-// its own, at its offset in the device's buffers. Fewer chunks where a chunk would not fill the
-// device several times over.
-constexpr int kMostChunks = 4;
-constexpr std::int64_t kLeastChunkTrajectories = std::int64_t{1} << 18;
-
-// One chunk of a device's share: trajectories [first + offset, first + offset + n).
-struct EnsembleChunk {
-  std::int64_t offset = 0, n = 0;
-  cudaEvent_t computed = nullptr, copied = nullptr;
-};
-
-// One device's share: its trajectories, its buffers, its chunks, the stream their copies go on
-// and the events around its kernels.
+// One device's share: its trajectories, its buffers, and the events around its kernel.
 struct EnsembleShare : TeamMember {
   std::int64_t first = 0, n = 0;
   EnsembleBuffers* buffers = nullptr;
   cudaEvent_t begin = nullptr, end = nullptr;
-  cudaStream_t copies = nullptr;
-  std::vector<EnsembleChunk> chunks;
   ~EnsembleShare() {
     if (begin) cudaEventDestroy(begin);
     if (end) cudaEventDestroy(end);
-    for (auto& c : chunks) {
-      if (c.computed) cudaEventDestroy(c.computed);
-      if (c.copied) cudaEventDestroy(c.copied);
-    }
-    if (copies) cudaStreamDestroy(copies);
   }
 };
 
-// A chunk's structure of arrays in the precision's Real as rows of doubles, on every core.
+// The device's structure of arrays in the precision's Real as rows of doubles, on every core.
 template <class R>
-void gather_state(const EnsembleShare& s, const EnsembleChunk& c, int words,
-                  EnsembleOutcome& out) {
-  const R* soa = reinterpret_cast<const R*>(s.buffers->final_host.get()) + c.offset * words;
+void gather_state(const EnsembleShare& s, int words, EnsembleOutcome& out) {
+  const R* soa = reinterpret_cast<const R*>(s.buffers->final_host.get());
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < c.n; ++i)
+  for (std::int64_t i = 0; i < s.n; ++i)
     for (int w = 0; w < words; ++w)
-      out.final_state[static_cast<std::size_t>((s.first + c.offset + i) * words + w)] =
-          static_cast<double>(soa[w * c.n + i]);
+      out.final_state[static_cast<std::size_t>((s.first + i) * words + w)] =
+          static_cast<double>(soa[w * s.n + i]);
 }
 
-// A chunk's steps accepted, rejected and status into the outcome's, on every core.
-void gather_tally(const EnsembleShare& s, const EnsembleChunk& c, EnsembleOutcome& out) {
-  const unsigned char* t = s.buffers->tally_host.get() + c.offset * kTallyBytes;
+// The device's steps accepted, rejected and status into the outcome's, on every core.
+void gather_tally(const EnsembleShare& s, EnsembleOutcome& out) {
+  const unsigned char* t = s.buffers->tally_host.get();
   const auto* accepted = reinterpret_cast<const std::uint32_t*>(t);
-  const std::uint32_t* rejected = accepted + c.n;
-  const unsigned char* status = t + 2 * c.n * sizeof(std::uint32_t);
+  const std::uint32_t* rejected = accepted + s.n;
+  const unsigned char* status = t + 2 * s.n * sizeof(std::uint32_t);
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < c.n; ++i) {
-    const auto to = static_cast<std::size_t>(s.first + c.offset + i);
+  for (std::int64_t i = 0; i < s.n; ++i) {
+    const auto to = static_cast<std::size_t>(s.first + i);
     out.steps_accepted[to] = accepted[i];
     out.steps_rejected[to] = rejected[i];
     out.status[to] = status[i];
@@ -122,109 +98,6 @@ void touch_pages(T* p, std::size_t n) {
   const auto pages = static_cast<std::int64_t>((n + kPage - 1) / kPage);
 #pragma omp parallel for schedule(static)
   for (std::int64_t k = 0; k < pages; ++k) p[static_cast<std::size_t>(k) * kPage] = T(0);
-}
-
-// Enqueues a share's chunks: each kernel on the share's stream, then its copies back on the
-// copy stream once it is done.
-void launch_share(const EnsembleSetup& setup, EnsembleShare& s, int words, int row_words,
-                  std::size_t real, bool drift) {
-  const std::string where = fmt::format("the ensemble on device {}", s.device);
-  EnsembleBuffers& b = *s.buffers;
-  const auto n = static_cast<std::size_t>(s.n);
-  double* rows = nullptr;
-  if (setup.starts.rows) {
-    rows = b.rows.reserve(n * row_words);
-    ORRERY_CUDA_CHECK(cudaMemcpyAsync(rows, setup.starts.rows + s.first * row_words,
-                                      n * row_words * sizeof(double), cudaMemcpyHostToDevice,
-                                      s.stream),
-                      where);
-  }
-  const std::size_t slot_row = static_cast<std::size_t>(setup.section.capacity) *
-                               static_cast<std::size_t>(words + 1);
-  unsigned char* final_state = b.final_state.reserve(n * words * real);
-  unsigned char* final_host = b.final_host.reserve(n * words * real);
-  float* drift_dev = drift ? b.drift.reserve(n * setup.samples) : nullptr;
-  float* drift_host = drift ? b.drift_host.reserve(n * setup.samples) : nullptr;
-  const bool adaptive = setup.tolerance > 0, sectioned = setup.section.word >= 0;
-  unsigned char* tally = adaptive ? b.tally.reserve(n * kTallyBytes) : nullptr;
-  unsigned char* tally_host = adaptive ? b.tally_host.reserve(n * kTallyBytes) : nullptr;
-  std::int64_t* count = sectioned ? b.section_count.reserve(n) : nullptr;
-  std::int64_t* count_host = sectioned ? b.section_count_host.reserve(n) : nullptr;
-  double* points = sectioned ? b.section_points.reserve(n * slot_row) : nullptr;
-  double* points_host = sectioned ? b.section_points_host.reserve(n * slot_row) : nullptr;
-
-  const auto copy = [&](void* to, const void* from, std::size_t bytes) {
-    ORRERY_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToHost, s.copies), where);
-  };
-  ORRERY_CUDA_CHECK(cudaEventRecord(s.begin, s.stream), where);
-  for (EnsembleChunk& c : s.chunks) {
-    const auto off = static_cast<std::size_t>(c.offset), m = static_cast<std::size_t>(c.n);
-    EnsembleKernelArgs a;
-    a.starts = setup.starts;
-    if (rows) a.starts.rows = rows + off * row_words;
-    a.first = s.first + c.offset;
-    a.n = c.n;
-    a.total = setup.trajectories;
-    a.dt = setup.dt;
-    a.steps = setup.steps;
-    a.samples = setup.samples;
-    a.final_state = final_state + off * words * real;
-    if (drift) a.drift = drift_dev + off * setup.samples;
-    a.tolerance = setup.tolerance;
-    a.t_end = ensemble_end_time(setup);
-    if (adaptive) {
-      unsigned char* t = tally + off * kTallyBytes;
-      a.steps_accepted = reinterpret_cast<std::uint32_t*>(t);
-      a.steps_rejected = a.steps_accepted + m;
-      a.status = t + 2 * m * sizeof(std::uint32_t);
-    }
-    if (sectioned) {
-      a.section = setup.section;
-      a.section_count = count + off;
-      a.section_points = points + off * slot_row;
-    }
-    launch_ensemble_kernel(setup, a, s.stream);
-    ORRERY_CUDA_CHECK(cudaEventRecord(c.computed, s.stream), where);
-    ORRERY_CUDA_CHECK(cudaStreamWaitEvent(s.copies, c.computed, 0), where);
-    copy(final_host + off * words * real, a.final_state, m * words * real);
-    if (drift) copy(drift_host + off * setup.samples, a.drift, m * setup.samples * sizeof(float));
-    if (adaptive) copy(tally_host + off * kTallyBytes, tally + off * kTallyBytes, m * kTallyBytes);
-    if (sectioned) {
-      copy(count_host + off, a.section_count, m * sizeof(std::int64_t));
-      copy(points_host + off * slot_row, a.section_points, m * slot_row * sizeof(double));
-    }
-    ORRERY_CUDA_CHECK(cudaEventRecord(c.copied, s.copies), where);
-  }
-  ORRERY_CUDA_CHECK(cudaEventRecord(s.end, s.stream), where);
-}
-
-// A chunk's results, once copied back, into the outcome.
-void gather_chunk(const EnsembleSetup& setup, const EnsembleShare& s, const EnsembleChunk& c,
-                  int words, EnsembleOutcome& out) {
-  const std::string where = fmt::format("the ensemble on device {}", s.device);
-  ORRERY_CUDA_CHECK(cudaEventSynchronize(c.copied), where);
-  if (setup.precision == Precision::fp32)
-    gather_state<float>(s, c, words, out);
-  else
-    gather_state<double>(s, c, words, out);
-  if (setup.tolerance > 0) gather_tally(s, c, out);
-  const auto first = static_cast<std::size_t>(s.first + c.offset);
-  const auto m = static_cast<std::size_t>(c.n);
-  if (setup.section.word >= 0) {
-    const std::size_t row =
-        static_cast<std::size_t>(setup.section.capacity) * static_cast<std::size_t>(words + 1);
-    const auto off = static_cast<std::size_t>(c.offset);
-    std::copy_n(s.buffers->section_count_host.get() + off, m, out.section_count.begin() + first);
-    std::copy_n(s.buffers->section_points_host.get() + off * row, m * row,
-                out.section_points.begin() + static_cast<std::ptrdiff_t>(first * row));
-  }
-  if (!out.drift.empty()) {
-    const float* drift = s.buffers->drift_host.get() + c.offset * setup.samples;
-    for (int k = 0; k < setup.samples; ++k)
-      std::copy_n(drift + static_cast<std::size_t>(k) * m, m,
-                  out.drift.begin() +
-                      static_cast<std::ptrdiff_t>(k * setup.trajectories + first));
-  }
 }
 
 }  // namespace
@@ -254,28 +127,67 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
     const std::string where = fmt::format("the ensemble on device {}", s->device);
     ORRERY_CUDA_CHECK(cudaSetDevice(s->device), where);
     s->buffers = &buffers_of(s->device);
+    EnsembleBuffers& b = *s->buffers;
     ORRERY_CUDA_CHECK(cudaEventCreate(&s->begin), where);
     ORRERY_CUDA_CHECK(cudaEventCreate(&s->end), where);
-    // Not blocking: the first device's kernels run on the legacy default stream, with which a
-    // blocking stream would serialise.
-    ORRERY_CUDA_CHECK(cudaStreamCreateWithFlags(&s->copies, cudaStreamNonBlocking), where);
-    const auto chunks = static_cast<int>(
-        std::clamp<std::int64_t>(s->n / kLeastChunkTrajectories, 1, kMostChunks));
-    s->chunks.resize(static_cast<std::size_t>(chunks));
-    // Chunks begin at multiples of a block of trajectories, so that each chunk's arrays in the
-    // shared buffers stay aligned (a tally is 9 bytes a trajectory: its 32-bit counts need
-    // offsets that are multiples of 4).
-    const auto boundary = [&](int c) {
-      return c == chunks ? s->n : s->n * c / chunks / kEnsembleThreadsPerBlock * kEnsembleThreadsPerBlock;
-    };
-    for (int c = 0; c < chunks; ++c) {
-      EnsembleChunk& k = s->chunks[static_cast<std::size_t>(c)];
-      k.offset = boundary(c);
-      k.n = boundary(c + 1) - k.offset;
-      ORRERY_CUDA_CHECK(cudaEventCreateWithFlags(&k.computed, cudaEventDisableTiming), where);
-      ORRERY_CUDA_CHECK(cudaEventCreateWithFlags(&k.copied, cudaEventDisableTiming), where);
+    const auto n = static_cast<std::size_t>(s->n);
+    EnsembleKernelArgs a;
+    a.starts = setup.starts;
+    if (setup.starts.rows) {
+      a.starts.rows = b.rows.reserve(n * row_words);
+      ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.rows.get(), setup.starts.rows + s->first * row_words,
+                                        n * row_words * sizeof(double), cudaMemcpyHostToDevice,
+                                        s->stream),
+                        where);
     }
-    launch_share(setup, *s, words, row_words, real, !out.drift.empty());
+    a.first = s->first;
+    a.n = s->n;
+    a.total = setup.trajectories;
+    a.dt = setup.dt;
+    a.steps = setup.steps;
+    a.samples = setup.samples;
+    a.final_state = b.final_state.reserve(n * words * real);
+    if (!out.drift.empty()) a.drift = b.drift.reserve(n * setup.samples);
+    a.tolerance = setup.tolerance;
+    a.t_end = ensemble_end_time(setup);
+    if (setup.tolerance > 0) {
+      unsigned char* t = b.tally.reserve(n * kTallyBytes);
+      a.steps_accepted = reinterpret_cast<std::uint32_t*>(t);
+      a.steps_rejected = a.steps_accepted + n;
+      a.status = t + 2 * n * sizeof(std::uint32_t);
+    }
+    const std::size_t slot_words = n * static_cast<std::size_t>(setup.section.capacity) *
+                                   static_cast<std::size_t>(words + 1);
+    if (setup.section.word >= 0) {
+      a.section = setup.section;
+      a.section_count = b.section_count.reserve(n);
+      a.section_points = b.section_points.reserve(slot_words);
+    }
+    ORRERY_CUDA_CHECK(cudaEventRecord(s->begin, s->stream), where);
+    launch_ensemble_kernel(setup, a, s->stream);
+    ORRERY_CUDA_CHECK(cudaEventRecord(s->end, s->stream), where);
+    ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.final_host.reserve(n * words * real), a.final_state,
+                                      n * words * real, cudaMemcpyDeviceToHost, s->stream),
+                      where);
+    if (a.drift)
+      ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.drift_host.reserve(n * setup.samples), a.drift,
+                                        n * setup.samples * sizeof(float),
+                                        cudaMemcpyDeviceToHost, s->stream),
+                        where);
+    if (a.status)
+      ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.tally_host.reserve(n * kTallyBytes), b.tally.get(),
+                                        n * kTallyBytes, cudaMemcpyDeviceToHost, s->stream),
+                        where);
+    if (a.section_count) {
+      ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.section_count_host.reserve(n), a.section_count,
+                                        n * sizeof(std::int64_t), cudaMemcpyDeviceToHost,
+                                        s->stream),
+                        where);
+      ORRERY_CUDA_CHECK(cudaMemcpyAsync(b.section_points_host.reserve(slot_words),
+                                        a.section_points, slot_words * sizeof(double),
+                                        cudaMemcpyDeviceToHost, s->stream),
+                        where);
+    }
   }
 
   // While the devices compute: the results' pages faulted in on every core, so that gathering
@@ -291,11 +203,27 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
     if (s->n == 0) continue;
     const std::string where = fmt::format("the ensemble on device {}", s->device);
     ORRERY_CUDA_CHECK(cudaSetDevice(s->device), where);
-    for (const EnsembleChunk& c : s->chunks) gather_chunk(setup, *s, c, words, out);
-    ORRERY_CUDA_CHECK(cudaEventSynchronize(s->end), where);
+    ORRERY_CUDA_CHECK(cudaStreamSynchronize(s->stream), where);
     float ms = 0;
     ORRERY_CUDA_CHECK(cudaEventElapsedTime(&ms, s->begin, s->end), where);
     kernel_seconds = std::max(kernel_seconds, ms / 1e3);
+    if (setup.precision == Precision::fp32)
+      gather_state<float>(*s, words, out);
+    else
+      gather_state<double>(*s, words, out);
+    if (setup.tolerance > 0) gather_tally(*s, out);
+    if (setup.section.word >= 0) {
+      const auto n = static_cast<std::size_t>(s->n);
+      const std::size_t row = static_cast<std::size_t>(setup.section.capacity) *
+                              static_cast<std::size_t>(words + 1);
+      std::copy_n(s->buffers->section_count_host.get(), n,
+                  out.section_count.begin() + s->first);
+      std::copy_n(s->buffers->section_points_host.get(), n * row,
+                  out.section_points.begin() + static_cast<std::ptrdiff_t>(s->first * row));
+    }
+    for (int k = 0; k < setup.samples && !out.drift.empty(); ++k)
+      std::copy_n(s->buffers->drift_host.get() + static_cast<std::size_t>(k) * s->n, s->n,
+                  out.drift.begin() + static_cast<std::ptrdiff_t>(k * setup.trajectories + s->first));
   }
 
   out.info.seconds = seconds_since(start);
