@@ -8,6 +8,7 @@
 
 #include "orrery/io/hdf5_file.hpp"
 #include "orrery/physics/henon_heiles.hpp"
+#include "refused_before_work.hpp"
 #include "run_cli.hpp"
 
 namespace orrery {
@@ -107,10 +108,7 @@ TEST(EnsembleCli, ToleranceGivesEachTrajectoryItsOwnSteps) {
 
 TEST(EnsembleCli, RefusesBadInputBeforeWork) {
   test::TempDir dir;
-  const struct {
-    std::vector<std::string> args;
-    const char* says;
-  } cases[] = {
+  const std::vector<test::RefusalCase> cases = {
       {{"--problem", "lorenz", "--integrator", "leapfrog", "--sweep", "rho=0:21"}, "--integrator"},
       {{"--plane", "y:q"}, "--plane"},
       {{"--plane", "y:y"}, "--plane"},
@@ -125,14 +123,7 @@ TEST(EnsembleCli, RefusesBadInputBeforeWork) {
       {{"--integrator", "tsit5", "--precision", "fp32", "--tolerance", "1e-8"}, "1.19e-05"},
       {{"--integrator", "dopri5", "--tolerance", "-1"}, "--tolerance"},
   };
-  for (const auto& c : cases) {
-    std::vector<std::string> args{"ensemble", "--out", "never.h5"};
-    args.insert(args.end(), c.args.begin(), c.args.end());
-    const auto r = run_cli(args, dir.path());
-    EXPECT_EQ(r.status, 2) << c.says << ": " << r.err;
-    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
-    EXPECT_FALSE(std::filesystem::exists(dir / "never.h5")) << c.says;
-  }
+  test::expect_refused_before_work({"ensemble"}, "never.h5", cases, dir.path());
   // An existing output without --overwrite.
   std::ofstream(dir / "taken.h5") << "mine";
   const auto r = run_cli({"ensemble", "--resolution", "4", "--steps", "10", "--out", "taken.h5"},
@@ -212,23 +203,13 @@ TEST(EnsembleCli, RefusesABadPotentialWithACaretAtTheCharacter) {
   EXPECT_NE(r.err.find("column 9"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("  x^2 + y^^2\n          ^"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "never.h5"));
-  const struct {
-    std::vector<std::string> args;
-    const char* says;
-  } cases[] = {
+  const std::vector<test::RefusalCase> cases = {
       {{"--problem", "polynomial"}, "--potential"},
       {{"--problem", "polynomial", "--potential", "x^7"}, "degree"},
       {{"--problem", "polynomial", "--potential", "w^2"}, "--potential"},
       {{"--problem", "henon-heiles", "--potential", "x^2"}, "--potential"},
   };
-  for (const auto& c : cases) {
-    std::vector<std::string> args{"ensemble", "--out", "never.h5"};
-    args.insert(args.end(), c.args.begin(), c.args.end());
-    const auto e = run_cli(args, dir.path());
-    EXPECT_EQ(e.status, 2) << c.says << ": " << e.err;
-    EXPECT_NE(e.err.find(c.says), std::string::npos) << e.err;
-    EXPECT_FALSE(std::filesystem::exists(dir / "never.h5")) << c.says;
-  }
+  test::expect_refused_before_work({"ensemble"}, "never.h5", cases, dir.path());
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "orrery/io/hdf5_file.hpp"
 #include "orrery/physics/henon_heiles.hpp"
+#include "refused_before_work.hpp"
 #include "run_cli.hpp"
 
 namespace orrery {
@@ -71,10 +72,7 @@ TEST(EnsembleSectionCli, HenonHeilesSectionInTheFileAndItsPicture) {
 
 TEST(EnsembleSectionCli, RefusesBadSectionsBeforeWork) {
   test::TempDir dir;
-  const struct {
-    std::vector<std::string> args;
-    const char* says;
-  } cases[] = {
+  const std::vector<test::RefusalCase> cases = {
       {{"--section", "z=0"}, "--section"},
       {{"--section", "x"}, "--section"},
       {{"--section", "x=inf"}, "--section"},
@@ -85,15 +83,8 @@ TEST(EnsembleSectionCli, RefusesBadSectionsBeforeWork) {
       {{"--section-plot", "p.png"}, "--section-plot"},
       {{"--section", "x=0", "--section-plot", "never.h5"}, "--section-plot"},
   };
-  for (const auto& c : cases) {
-    std::vector<std::string> args{"ensemble", "--resolution", "4", "--steps", "100", "--out",
-                                  "never.h5"};
-    args.insert(args.end(), c.args.begin(), c.args.end());
-    const auto r = run_cli(args, dir.path());
-    EXPECT_EQ(r.status, 2) << c.says << ": " << r.err;
-    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
-    EXPECT_FALSE(std::filesystem::exists(dir / "never.h5")) << c.says;
-  }
+  test::expect_refused_before_work({"ensemble", "--resolution", "4", "--steps", "100"}, "never.h5",
+                                   cases, dir.path());
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "orrery/io/hdf5_file.hpp"
+#include "refused_before_work.hpp"
 #include "run_cli.hpp"
 
 namespace orrery {
@@ -110,24 +111,15 @@ TEST(ThreeBodyCli, SweptMassAndStartsFromAFile) {
 
 TEST(ThreeBodyCli, RefusesAnEnergyAndAPlaneWithoutRanges) {
   test::TempDir dir;
-  const struct {
-    std::vector<std::string> args;
-    const char* says;
-  } cases[] = {
+  const std::vector<test::RefusalCase> cases = {
       {{"--plane", "x1:y1", "--x1-range", "-1:1", "--y1-range", "-1:1", "--energy", "-50"},
        "--energy"},
       {{"--plane", "x1:y1", "--x1-range", "-1:1"}, "--y1-range"},
       {{"--plane", "x:y"}, "--plane"},
       {{"--parameters", "g=9.8"}, "--parameters"},
   };
-  for (const auto& c : cases) {
-    std::vector<std::string> args{"ensemble", "--problem", "three-body", "--out", "never.h5"};
-    args.insert(args.end(), c.args.begin(), c.args.end());
-    const auto r = run_cli(args, dir.path());
-    EXPECT_EQ(r.status, 2) << c.says << ": " << r.err;
-    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
-    EXPECT_FALSE(std::filesystem::exists(dir / "never.h5")) << c.says;
-  }
+  test::expect_refused_before_work({"ensemble", "--problem", "three-body"}, "never.h5", cases,
+                                   dir.path());
 }
 
 }  // namespace
