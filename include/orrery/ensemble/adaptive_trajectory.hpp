@@ -6,7 +6,8 @@
 //
 // Each attempt is rk_embedded_step (runge_kutta/embedded_register_step.hpp; a first-same-as-last
 // pair starts from the field its last accepted step evaluated) judged by the step control
-// `orrery sim` uses (runge_kutta/step_control.hpp): the error in the maximum norm of
+// `orrery sim` uses, its factor's power in single precision (runge_kutta/step_control.hpp:
+// fast_factor): the error in the maximum norm of
 // scaled_error(e, y, y₁, tol, tol) over the state's words (its largest word found without a
 // division, then divided once), accepted when ≤ 1, the next step
 // h·min(5, max(0.2, 0.9·err^(−1/(q+1)))). The samples lie at t_k = t_end·k/K (t_K = t_end), each
@@ -147,7 +148,7 @@ ORRERY_HD AdaptiveTally<T> integrate_adaptive_trajectory(
     const T err = largest.value();
     const Mask bad = active && !(finite && err == err);
     const Mask ok = active && !bad && Control::accepts(err);
-    const T factor = Control::factor(err);
+    const T factor = Control::fast_factor(err);
     [[maybe_unused]] const std::conditional_t<watched, State, NoStepWatch> before = [&] {
       if constexpr (watched)
         return st;

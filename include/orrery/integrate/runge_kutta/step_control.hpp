@@ -32,29 +32,42 @@ struct EmbeddedStepControl {
   // The usual safety factor and bounds on how fast the step may change.
   static constexpr double kSafety = 0.9, kMinFactor = 0.2, kMaxFactor = 5.0;
 
-  // The factor from this step to the next. The power is taken in single precision whatever the
-  // lane type, and on a GPU by its special-function unit (core/lane_power.hpp: lane_pow_approx):
-  // the factor only sizes the next trial step (scaled by 0.9, clamped to [0.2, 5]), while
-  // whether a step is accepted is decided by the error in the state's own precision; and an fp64
-  // pow is about a third of the fp64 instructions of an fp64 ensemble's controlled step on a GPU
-  // (Lorenz, tsit5: its call and special cases against ~200 for the step itself). An error
-  // outside float's range ends at the clamp's bound either way (0 → 5, +∞ → 0.2), and a NaN
-  // passes through.
+  // The factor from this step to the next, the power in the lane type: `orrery sim`'s controlled
+  // steps (a chaotic run's step sequence, which its users reproduce, stays what it was; beside a
+  // step of N bodies the power costs nothing).
   template <class T>
   ORRERY_HD static T factor(const T& err) {
-    using Narrow = rebind_t<float, T>;
-    const Narrow lo = broadcast<Narrow>(kMinFactor), hi = broadcast<Narrow>(kMaxFactor);
-    const Narrow e = convert<Narrow>(err);
-    const Narrow f =
-        broadcast<Narrow>(kSafety) * lane_pow_approx(e, broadcast<Narrow>(-kErrorExponent));
-    // std::clamp(f, lo, hi) lane by lane (a NaN passes through).
-    const Narrow clamped = lane_select(f < lo, lo, lane_select(hi < f, hi, f));
-    return convert<T>(lane_select(e == Narrow(0), hi, clamped));
+    return clamped(broadcast<T>(kSafety) * lane_pow(err, broadcast<T>(-kErrorExponent)), err);
   }
+
+  // The same factor with the power taken in single precision whatever the lane type, and on a GPU
+  // by its special-function unit (core/lane_power.hpp: lane_pow_approx): the ensembles' steps,
+  // where an fp64 pow is about a third of the fp64 instructions of a controlled step on a GPU
+  // (Lorenz, tsit5: its call and special cases against ~200 for the step itself). The factor only
+  // sizes the next trial step, while whether a step is accepted is decided by the error in the
+  // state's own precision. An error outside float's range ends at the clamp's bound either way
+  // (0 → 5, +∞ → 0.2), and a NaN passes through.
+  template <class T>
+  ORRERY_HD static T fast_factor(const T& err) {
+    using Narrow = rebind_t<float, T>;
+    const Narrow e = convert<Narrow>(err);
+    return convert<T>(
+        clamped(broadcast<Narrow>(kSafety) * lane_pow_approx(e, broadcast<Narrow>(-kErrorExponent)),
+                e));
+  }
+
   // Whether a step of that error is accepted (false for NaN).
   template <class T>
   ORRERY_HD static auto accepts(const T& err) {
     return err <= T(1);
+  }
+
+ private:
+  // std::clamp(f, 0.2, 5) lane by lane (a NaN passes through), and 5 where err = 0.
+  template <class T>
+  ORRERY_HD static T clamped(const T& f, const T& err) {
+    const T lo = broadcast<T>(kMinFactor), hi = broadcast<T>(kMaxFactor);
+    return lane_select(err == T(0), hi, lane_select(f < lo, lo, lane_select(hi < f, hi, f)));
   }
 };
 
