@@ -290,27 +290,5 @@ TEST(ThreeBodyEnsemble, SectionFindsTheFigureEightsCentreEveryHalfPeriod) {
   EXPECT_EQ(tips, 2);
 }
 
-TEST(ThreeBodyEnsemble, EnergyStartsAreRefusedAndTheRangesAskedFor) {
-  EnsembleJob job = map_grid_job(4);
-  job.energy = 1.0;
-  job.out = "";
-  job.in_memory = true;
-  try {
-    validate(job);
-    ADD_FAILURE() << "--energy accepted for three-body";
-  } catch (const ParameterError& e) {
-    EXPECT_EQ(e.parameter(), "--energy");
-    EXPECT_NE(std::string(e.what()).find("|p|^2/2 + V(q)"), std::string::npos) << e.what();
-  }
-  job.energy.reset();
-  job.ranges.erase("y1");
-  try {
-    make_ensemble_starts(job);
-    ADD_FAILURE() << "a plane without its ranges accepted";
-  } catch (const ParameterError& e) {
-    EXPECT_EQ(e.parameter(), "y1-range");
-  }
-}
-
 }  // namespace
 }  // namespace orrery

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // `three-body` as the divergence map's system: grid starts on x1:y1 are the map's pixels, and a
 // trajectory from one follows the map's own base system (problems/divergence3/twin_divergence.hpp):
-// bit for bit where the two arithmetic policies round alike, within rounding's reach elsewhere.
+// bit for bit where the two arithmetic policies round alike, within rounding's reach elsewhere;
+// and starts of a given energy are refused (the energy is not |p|²/2 + V(q)), a plane's ranges
+// asked for.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -135,6 +137,28 @@ TEST(ThreeBodyEnsemble, TrajectoryFromAPixelFollowsTheMapsBaseSystem) {
   compare.operator()<EulerStartedAdamsBashforth4>(false);
 }
 
+
+TEST(ThreeBodyEnsemble, EnergyStartsAreRefusedAndTheRangesAskedFor) {
+  EnsembleJob job = map_grid_job(4);
+  job.energy = 1.0;
+  job.out = "";
+  job.in_memory = true;
+  try {
+    validate(job);
+    ADD_FAILURE() << "--energy accepted for three-body";
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "--energy");
+    EXPECT_NE(std::string(e.what()).find("|p|^2/2 + V(q)"), std::string::npos) << e.what();
+  }
+  job.energy.reset();
+  job.ranges.erase("y1");
+  try {
+    make_ensemble_starts(job);
+    ADD_FAILURE() << "a plane without its ranges accepted";
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "y1-range");
+  }
+}
 
 }  // namespace
 }  // namespace orrery
