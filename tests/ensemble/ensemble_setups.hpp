@@ -2,6 +2,8 @@
 // Small ensembles for the tests: a run of a problem and integrator from given start rows.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -86,6 +88,14 @@ inline SmallEnsemble lorenz_benchmark(std::int64_t n) {
 inline constexpr const char* kHenonHeilesPotential = "0.5*(x^2+y^2) + x^2*y - y^3/3";
 
 // Hénon–Heiles starts on the section x = 0 at energy e: (0, y, px, py) with px from e.
+// The largest |ΔE/E| of a run's drift samples, over every trajectory.
+inline double largest_drift(const SmallEnsemble& e) {
+  const EnsembleOutcome out = e.run();
+  double largest = 0;
+  for (float d : out.drift) largest = std::max(largest, std::abs(static_cast<double>(d)));
+  return largest;
+}
+
 inline std::vector<double> henon_heiles_rows(double e, int count) {
   std::vector<double> rows;
   for (int i = 0; i < count; ++i) {

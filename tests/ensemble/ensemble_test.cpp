@@ -115,13 +115,6 @@ TEST(Ensemble, AxisOrbitClosesAfterItsPeriodAtTheMethodsOrder) {
   }
 }
 
-double largest_drift(const SmallEnsemble& e) {
-  const EnsembleOutcome out = e.run();
-  double largest = 0;
-  for (float d : out.drift) largest = std::max(largest, std::abs(static_cast<double>(d)));
-  return largest;
-}
-
 TEST(Ensemble, SymplecticEnergyErrorStaysBoundedWhileRk4Grows) {
   // Regular orbits at E = 1/12; the largest |ΔE/E| over 10⁵ and over 10⁶ steps.
   SmallEnsemble e;
@@ -131,18 +124,18 @@ TEST(Ensemble, SymplecticEnergyErrorStaysBoundedWhileRk4Grows) {
   for (const char* name : {"leapfrog", "yoshida4"}) {
     e.integrator = name;
     e.steps = 100000;
-    const double short_run = largest_drift(e);
+    const double short_run = test::largest_drift(e);
     e.steps = 1000000;
-    const double long_run = largest_drift(e);
+    const double long_run = test::largest_drift(e);
     // Bounded: ten times longer, the largest error barely moves.
     EXPECT_LT(long_run, 2.0 * short_run) << name << ": " << short_run << " -> " << long_run;
     EXPECT_GT(short_run, 0) << name;
   }
   e.integrator = "rk4";
   e.steps = 100000;
-  const double short_run = largest_drift(e);
+  const double short_run = test::largest_drift(e);
   e.steps = 1000000;
-  const double long_run = largest_drift(e);
+  const double long_run = test::largest_drift(e);
   // RK4's error is dissipative: it grows linearly, ten times in ten times the time.
   EXPECT_GT(long_run / short_run, 6.0) << short_run << " -> " << long_run;
   EXPECT_LT(long_run / short_run, 15.0) << short_run << " -> " << long_run;

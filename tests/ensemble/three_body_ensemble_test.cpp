@@ -157,13 +157,6 @@ TEST(ThreeBodyEnsemble, ControlledStepsReachTheReferenceWithinTheirTolerance) {
   }
 }
 
-double largest_drift(const SmallEnsemble& e) {
-  const EnsembleOutcome out = e.run();
-  double largest = 0;
-  for (float d : out.drift) largest = std::max(largest, std::abs(static_cast<double>(d)));
-  return largest;
-}
-
 TEST(ThreeBodyEnsemble, SymplecticEnergyErrorStaysBoundedWhileRk4Grows) {
   // The figure eight over 100 and 1000 periods; the largest |ΔE/E| of each. 50 steps a period
   // for the symplectic methods, 100 for RK4 (at 50 its error is no longer small and grows
@@ -172,19 +165,19 @@ TEST(ThreeBodyEnsemble, SymplecticEnergyErrorStaysBoundedWhileRk4Grows) {
   for (const char* name : {"leapfrog", "yoshida4"}) {
     SmallEnsemble e = three_body(name, 100 * T, 100 * 50);
     e.samples = 100;
-    const double short_run = largest_drift(e);
+    const double short_run = test::largest_drift(e);
     e = three_body(name, 1000 * T, 1000 * 50);
     e.samples = 100;
-    const double long_run = largest_drift(e);
+    const double long_run = test::largest_drift(e);
     EXPECT_LT(long_run, 2.0 * short_run) << name << ": " << short_run << " -> " << long_run;
     EXPECT_GT(short_run, 0) << name;
   }
   SmallEnsemble e = three_body("rk4", 100 * T, 100 * 100);
   e.samples = 100;
-  const double short_run = largest_drift(e);
+  const double short_run = test::largest_drift(e);
   e = three_body("rk4", 1000 * T, 1000 * 100);
   e.samples = 100;
-  const double long_run = largest_drift(e);
+  const double long_run = test::largest_drift(e);
   // RK4 loses energy steadily: about ten times as much in ten times the time.
   EXPECT_GT(long_run / short_run, 6.0) << short_run << " -> " << long_run;
   EXPECT_LT(long_run / short_run, 15.0) << short_run << " -> " << long_run;
