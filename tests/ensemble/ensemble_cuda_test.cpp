@@ -120,9 +120,7 @@ constexpr double kGpuAdaptiveStepsShare = 0.05;
 
 // Whether a trajectory's accepted steps on the GPU and the CPU are within rounding's reach.
 bool steps_within_reach(std::int64_t gpu, std::int64_t cpu) {
-  const std::int64_t apart = std::abs(gpu - cpu);
-  return apart <= kGpuAdaptiveStepsApart ||
-         static_cast<double>(apart) <= kGpuAdaptiveStepsShare * static_cast<double>(cpu);
+  return std::abs(gpu - cpu) <= kGpuAdaptiveStepsApart;
 }
 
 // The largest gap between two runs' final states, relative to max(1, |y|).
@@ -145,11 +143,14 @@ void expect_within_tolerance(const SmallEnsemble& e, const std::string& what) {
   ASSERT_EQ(gpu.final_state.size(), cpu.final_state.size()) << what;
   ASSERT_EQ(gpu.status, cpu.status) << what;
   EXPECT_EQ(gpu.failed, 0) << what;
-  std::size_t same_steps = 0;
+  std::size_t same_steps = 0, beyond_reach = 0;
   for (std::size_t i = 0; i < cpu.steps_accepted.size(); ++i) {
-    EXPECT_TRUE(steps_within_reach(gpu.steps_accepted[i], cpu.steps_accepted[i]))
-        << what << " trajectory " << i << ": " << gpu.steps_accepted[i] << " steps on the GPU, "
-        << cpu.steps_accepted[i] << " on the CPU";
+    if (!steps_within_reach(gpu.steps_accepted[i], cpu.steps_accepted[i])) {
+      ++beyond_reach;
+      std::printf("%s trajectory %zu: %lld steps on the GPU, %lld on the CPU\n", what.c_str(), i,
+                  static_cast<long long>(gpu.steps_accepted[i]),
+                  static_cast<long long>(cpu.steps_accepted[i]));
+    }
     same_steps += gpu.steps_accepted[i] == cpu.steps_accepted[i] &&
                   gpu.steps_rejected[i] == cpu.steps_rejected[i];
   }
@@ -157,6 +158,10 @@ void expect_within_tolerance(const SmallEnsemble& e, const std::string& what) {
   for (std::size_t i = 0; i < cpu.final_state.size(); ++i)
     same_bits += std::bit_cast<std::uint64_t>(gpu.final_state[i]) ==
                  std::bit_cast<std::uint64_t>(cpu.final_state[i]);
+  EXPECT_LE(static_cast<double>(beyond_reach),
+            kGpuAdaptiveStepsShare * static_cast<double>(cpu.steps_accepted.size()))
+      << what << ": " << beyond_reach << " trajectories more than " << kGpuAdaptiveStepsApart
+      << " steps apart";
   const double gpu_error = largest_gap(gpu, reference), cpu_error = largest_gap(cpu, reference);
   EXPECT_LE(gpu_error, kSameAccuracy * cpu_error + e.tolerance) << what;
   std::printf("%s: %zu of %zu words bitwise equal, %zu of %zu trajectories the same steps, "
