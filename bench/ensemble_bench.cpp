@@ -13,7 +13,8 @@
 // prints the polynomial's kernel time relative to the built-in's.
 // gpu-lorenz-adaptive: the same Lorenz sweep with tsit5 and each trajectory's own step control
 // (fp64 at tolerance 10⁻⁸, fp32 at the smallest tolerance it honours), with the steps taken and
-// the fraction of the GPU's issue limit those steps' operations make.
+// the fraction of the GPU's issue limit those steps' operations make (gpu-lorenz prints the same
+// fraction for its fixed steps).
 //
 // "seconds" is the whole run_ensemble call (in-process: device set-up, copies, kernel, results
 // gathered), "kernel_seconds" the kernel alone (CUDA events), each the median of K runs.
@@ -28,6 +29,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -57,6 +59,7 @@ struct Case {
   int threads = 0;
   double tolerance = 0;  // > 0: each trajectory controls its step, to t = steps·dt
   std::string potential = "";  // problem "polynomial": V(q)
+  double operations_per_step = 0;  // > 0: a fixed step's operations, for the issue-limit fraction
 };
 
 // The issue-rate limit of one H100 or H200 (132 SMs at 1.98 GHz; 128 fp32 or 64 fp64 lanes an SM
@@ -65,9 +68,36 @@ double operations_per_second_limit(Precision p) {
   return 132.0 * (p == Precision::fp32 ? 128.0 : 64.0) * 1.98e9;
 }
 
+// Lorenz's field: σ(y − x) 2, x(ρ − z) − y 2, xy − βz 2 (the negations ride on the fused
+// multiply-adds: the SASS of the fp32 kernels has two FADD, two FMUL and two FFMA an evaluation).
+constexpr int kLorenzFieldOperations = 6;
+
+// Floating-point operations of one fixed step, counted from the table: a fused multiply-add per
+// component for each nonzero a_ij of a stage the step evaluates and each nonzero b_j (the
+// products h·c_j are loop invariants), and the field once per evaluated stage (a stage whose K
+// no weight and no later evaluated stage uses is never evaluated: tsit5's and dopri5's seventh,
+// the next step's first).
+template <class Table>
+double fixed_step_operations(int words, int field_operations) {
+  bool needed[Table::stages] = {};
+  int terms = 0, evaluations = 0;
+  for (int j = Table::stages - 1; j >= 0; --j) {
+    needed[j] = as_coefficient(Table::b(j)).value != 0.0;
+    for (int i = j + 1; i < Table::stages; ++i)
+      needed[j] = needed[j] || (needed[i] && as_coefficient(Table::a(i, j)).value != 0.0);
+  }
+  for (int i = 0; i < Table::stages; ++i) {
+    if (!needed[i]) continue;
+    ++evaluations;
+    for (int j = 0; j < i; ++j) terms += as_coefficient(Table::a(i, j)).value != 0.0;
+  }
+  for (int j = 0; j < Table::stages; ++j) terms += as_coefficient(Table::b(j)).value != 0.0;
+  return static_cast<double>(terms * words + evaluations * field_operations);
+}
+
 // Floating-point operations of one controlled tsit5 step of Lorenz, counted from the tables: each
 // nonzero a_ij, b_j and b_j − b̂_j one fused multiply-add per component (and the products h·c_j
-// once each), 7 operations per field evaluation (σ(y − x): 2; x(ρ − z) − y: 3; xy − βz: 2), per
+// once each), kLorenzFieldOperations per field evaluation, per
 // component of the error norm 7 (two |·|, the larger, a multiply, an add, a divide, the running
 // maximum), and 30 for the control (the clamps, selects, the time update and the factor's power,
 // taken in single precision).
@@ -158,9 +188,16 @@ double run_case(const Case& c, int repeat) {
                                       : static_cast<double>(c.n) * static_cast<double>(c.steps);
   const double median = seconds[seconds.size() / 2], kmedian = kernel[kernel.size() / 2];
   std::string adaptive;
+  if (c.tolerance <= 0 && c.operations_per_step > 0)
+    adaptive = fmt::format(
+        "\"operations_per_step\": {}, \"fraction_of_h100_issue_limit\": {:.3f}, ",
+        c.operations_per_step,
+        kmedian > 0 ? work * c.operations_per_step / kmedian /
+                          operations_per_second_limit(c.precision)
+                    : 0.0);
   if (c.tolerance > 0) {
     std::sort(accepted.begin(), accepted.end());
-    const double ops = controlled_step_operations<Tsitouras5>(3, 7);
+    const double ops = controlled_step_operations<Tsitouras5>(3, kLorenzFieldOperations);
     adaptive = fmt::format(
         "\"tolerance\": {}, \"t_end\": {}, \"steps_accepted_median\": {}, "
         "\"steps_accepted_max\": {}, \"steps_attempted\": {}, \"failed\": {}, "
@@ -236,8 +273,15 @@ int main(int argc, char** argv) {
           "\"polynomial_kernel_seconds\": {:.6f}, \"polynomial_over_builtin\": {:.3f}}}\n",
           a, b, a > 0 ? b / a : 0.0);
     } else if (w == "gpu-lorenz") {
-      for (const char* m : {"rk4", "tsit5", "dopri5"})
-        run_case({"lorenz", m, Precision::fp32, 1 << 23, 1000, 1e-3, Backend::cuda}, repeat);
+      const std::pair<const char*, double> methods[] = {
+          {"rk4", fixed_step_operations<ClassicRK4>(3, kLorenzFieldOperations)},
+          {"tsit5", fixed_step_operations<Tsitouras5>(3, kLorenzFieldOperations)},
+          {"dopri5", fixed_step_operations<DormandPrince5>(3, kLorenzFieldOperations)}};
+      for (const auto& [m, ops] : methods) {
+        Case c{"lorenz", m, Precision::fp32, 1 << 23, 1000, 1e-3, Backend::cuda};
+        c.operations_per_step = ops;
+        run_case(c, repeat);
+      }
     } else if (w == "gpu-lorenz-adaptive") {
       // The published adaptive runs (DiffEqGPU's GPUTsit5 and MPGOS's RKCK45) are fp32 with
       // abstol = reltol = 10⁻⁸ and a first step of 10⁻³: a tolerance below fp32's rounding, which
