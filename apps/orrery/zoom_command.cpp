@@ -37,8 +37,10 @@ class ZoomCommand final : public Command {
         ->type_name("FILE");
     app_->footer(
         "Frame k's window is W_k = W0 (W1/W0)^(k/(K-1)) wide around --center, with the map's "
-        "pixels square; its counts are those of orrery map for that window. Every frame uses "
-        "one colour scale, steps - count over 0..steps, so colours do not flicker. Run again "
+        "pixels square; its counts are those of orrery map for that window. With --steps-to "
+        "the steps grow from --steps at the first frame to it at the last (--steps-growth). "
+        "Every frame uses one colour scale, S - count over 0..S with S the most steps of any "
+        "frame, so a count has one colour and nothing flickers. Run again "
         "with the same parameters, a zoom keeps the frames already made and resumes at the "
         "first missing one. Without ffmpeg the frames are written and the command that "
         "encodes them is printed.");
@@ -56,13 +58,7 @@ class ZoomCommand final : public Command {
     ZoomObserver observer;
     if (progress.enabled())
       observer.progress = [&](const ZoomProgress& p) {
-        const double within = p.map.pixels_total > 0
-                                  ? static_cast<double>(p.map.pixels_done) /
-                                        static_cast<double>(p.map.pixels_total)
-                                  : 0.0;
-        progress.update(fmt::format("zoom: frame {}/{}", p.frame + 1, job.frames),
-                        (static_cast<double>(p.frames_done) + within) /
-                            static_cast<double>(p.frames_to_do),
+        progress.update(fmt::format("zoom: frame {}/{}", p.frame + 1, job.frames), p.fraction,
                         p.seconds > 0 ? static_cast<double>(p.pixel_steps) / p.seconds : 0.0,
                         p.seconds);
       };
@@ -91,10 +87,16 @@ class ZoomCommand final : public Command {
                    "nonfinite mask of its frame's data (--data-dir)\n",
                    static_cast<long long>(r.nonfinite_pixels));
     if (!job.map.quiet) {
+      const std::int64_t first = zoom_steps(job, 0), last = zoom_steps(job, job.frames - 1);
       fmt::print("orrery zoom: {} frames of {}x{} pixels, {} steps, widths {} to {} around "
                  "{}:{}; {} made now, {} kept from before\n",
                  job.frames, job.map.physics.width, job.map.physics.height,
-                 job.map.physics.steps, job.from_width, job.to_width, job.center[0],
+                 first == last ? fmt::format("{}", first)
+                               : fmt::format("{} to {} ({})", first, last,
+                                             job.steps_growth == ZoomStepsGrowth::linear
+                                                 ? "linear"
+                                                 : "geometric"),
+                 job.from_width, job.to_width, job.center[0],
                  job.center[1], r.frames_computed, r.frames_kept);
       if (r.frames_computed > 0)
         fmt::print("  computed on {} ({}, {} {}): {:.4g} pixel-steps in {:.2f} s ({:.3g} "

@@ -21,7 +21,9 @@ def zoom(**parameters):
     The windows are centred on `center` = (x, y) and their widths shrink (or grow) geometrically
     from `from_width` to `to_width` over `frames` frames, W_k = W0 (W1/W0)^(k/(K-1))
     (zoom_width); each is W_k wide and W_k * height / width high, so pixels stay square;
-    `scale_shift=True` shrinks the twin's shift with the window. window is (x0, x1, y0, y1);
+    `scale_shift=True` shrinks the twin's shift with the window; `steps_to=S1` makes the steps
+    grow from `steps` at the first frame to S1 at the last (`steps_growth="linear"`, as
+    published, or "geometric"). window is (x0, x1, y0, y1);
     counts is the map of that window, every other keyword as divergence_map takes it
     (resolution, steps, integrator, ...). Defaults: the published zoom's centre
     (5.30031, -0.45), widths 40 to 0.04, 120 frames. Frames are computed as they are asked for:

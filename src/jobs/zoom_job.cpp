@@ -59,6 +59,14 @@ std::vector<ParamField<J>> make_fields() {
                          "shrink the twin's shift with the window (shift x W_k / W_0), as the "
                          "published zoom does",
                          &J::scale_shift));
+  f.push_back(integer_field("steps-to",
+                            "the last frame's step count: the steps grow from --steps at the "
+                            "first frame to it (0, the default: every frame takes --steps)",
+                            &J::steps_to, 0, std::numeric_limits<std::int32_t>::max()));
+  f.push_back(choice_field("steps-growth",
+                           "how the steps grow with the frame: linear (as published: linear "
+                           "in the depth) or geometric (the same factor each frame)",
+                           &J::steps_growth, {"linear", "geometric"}));
   f.push_back(path_field("out", "the movie, MP4 (H.264)", &J::out));
   f.push_back(path_field("frames-dir",
                          "folder of the frames DIR/frame_NNNNNN.png and of the zoom's record "
@@ -123,8 +131,26 @@ ZoomWindow zoom_window(std::array<double, 2> center, double width, std::int32_t 
           {center[1] - height / 2, center[1] + height / 2}};
 }
 
+std::int64_t zoom_steps(const ZoomJob& job, std::int64_t k) {
+  const std::int64_t first = job.map.physics.steps;
+  const std::int64_t last = job.steps_to > 0 ? job.steps_to : first;
+  if (k <= 0 || job.frames <= 1) return first;
+  if (k >= job.frames - 1) return last;
+  const double along = static_cast<double>(k) / static_cast<double>(job.frames - 1);
+  const double a = static_cast<double>(first), b = static_cast<double>(last);
+  const double steps = job.steps_growth == ZoomStepsGrowth::linear ? a + (b - a) * along
+                                                                   : a * std::pow(b / a, along);
+  return std::llround(steps);
+}
+
+std::int64_t zoom_most_steps(const ZoomJob& job) {
+  // Both schedules are monotone: the largest is at one end.
+  return std::max(zoom_steps(job, 0), zoom_steps(job, job.frames - 1));
+}
+
 DivergenceMapParams zoom_frame_params(const ZoomJob& job, std::int64_t k) {
   DivergenceMapParams p = job.map.physics;
+  p.steps = zoom_steps(job, k);
   const double width = zoom_width(job.from_width, job.to_width, job.frames, k);
   const ZoomWindow w = zoom_window(job.center, width, p.width, p.height);
   p.x_range = w.x_range;
@@ -193,7 +219,7 @@ DivergenceMap compute_zoom_frame(const ZoomJob& job, std::int64_t k, const MapOb
 }
 
 RgbImage zoom_frame_picture(const ZoomJob& job, const DivergenceMap& map) {
-  const std::int64_t steps = job.map.physics.steps;
+  const std::int64_t steps = zoom_most_steps(job);
   return render_divergence_image(map.counts, map.width, map.height, steps,
                                  Colormap::by_name(job.map.colormap), job.map.origin,
                                  full_divergence_scale(steps));

@@ -34,11 +34,17 @@ constexpr const char* kRecordName = "zoom.toml";
 const std::set<std::string> kNotRecorded = {"threads", "cpu-kernel", "devices",  "quiet", "out",
                                             "frames-dir", "data-dir", "fps", "overwrite"};
 
+// The step schedule is recorded only where the steps grow: the record of a zoom of one step
+// count is what it was before the schedule existed, so such a zoom's folder resumes.
+const std::set<std::string> kScheduleFields = {"steps-to", "steps-growth"};
+
 std::string zoom_record(const ZoomJob& job) {
   return "# The parameters of the zoom whose frames are in this folder (orrery zoom). A zoom\n"
          "# with other parameters is refused here unless --overwrite; --config reads this file.\n" +
-         format_config_file(zoom_job_fields(), job,
-                            [](const ParamSpec& f) { return !kNotRecorded.count(f.name); });
+         format_config_file(zoom_job_fields(), job, [&job](const ParamSpec& f) {
+           if (kScheduleFields.count(f.name)) return job.steps_to > 0;
+           return !kNotRecorded.count(f.name);
+         });
 }
 
 std::string read_text(const fs::path& path) {
@@ -166,6 +172,10 @@ ZoomOutcome run_zoom_job(const ZoomJob& job, const ZoomObserver& observer) {
     else
       to_do.push_back(k);
   }
+  // The work of each frame to do, in steps a pixel: later frames may take more.
+  double work_to_do = 0;
+  for (const std::int64_t k : to_do) work_to_do += static_cast<double>(zoom_steps(job, k));
+  double work_done = 0;
   const auto t0 = std::chrono::steady_clock::now();
   const auto since = [&] { return seconds_since(t0); };
   for (const std::int64_t k : to_do) {
@@ -176,8 +186,13 @@ ZoomOutcome run_zoom_job(const ZoomJob& job, const ZoomObserver& observer) {
     MapObserver map_observer;
     if (observer.progress)
       map_observer.progress = [&](const MapProgress& p) {
+        const double within = p.pixels_total > 0 ? static_cast<double>(p.pixels_done) /
+                                                       static_cast<double>(p.pixels_total)
+                                                 : 0.0;
         observer.progress({k, outcome.frames_computed, static_cast<std::int64_t>(to_do.size()),
-                           p, outcome.pixel_steps + p.pixel_steps, since()});
+                           p, outcome.pixel_steps + p.pixel_steps, since(),
+                           (work_done + within * static_cast<double>(zoom_steps(job, k))) /
+                               work_to_do});
       };
     const DivergenceMap map = compute_zoom_frame(job, k, map_observer);
     const DivergenceMapParams params = zoom_frame_params(job, k);
@@ -191,6 +206,7 @@ ZoomOutcome run_zoom_job(const ZoomJob& job, const ZoomObserver& observer) {
     outputs.add(frames / zoom_frame_name(k, "png"), encode_png(picture));
     outputs.commit();
     ++outcome.frames_computed;
+    work_done += static_cast<double>(zoom_steps(job, k));
     outcome.pixel_steps += map.pixel_steps;
     outcome.nonfinite_pixels += map.nonfinite_pixels;
     outcome.info = map.info;

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The zoom job: its windows shrink geometrically around the centre, frame k holds exactly the
-// counts `orrery map` computes for frame k's window, every frame has one colour scale, and bad
+// counts `orrery map` computes for frame k's window (at frame k's steps, where they grow), every
+// frame has one colour scale, and bad
 // values, windows finer than the precision resolves and a folder of another zoom's frames are
 // refused before any work.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <string>
 
 #include "ensemble/sensitive_window.hpp"
 #include "orrery/core/error.hpp"
@@ -133,6 +136,78 @@ TEST(ZoomJob, EveryFrameHasOneColourScale) {
   EXPECT_EQ(render_divergence_image(deep.counts, 2, 1, 400, inferno).at(0, 0), inferno.at(1.0));
 }
 
+TEST(ZoomJob, StepsGrowFromTheFirstFrameToTheLast) {
+  test::TempDir dir;
+  ZoomJob job = small_zoom(dir);
+  job.frames = 4;
+  job.map.physics.steps = 1000;
+  for (std::int64_t k = 0; k < 4; ++k) EXPECT_EQ(zoom_steps(job, k), 1000) << "without --steps-to";
+  job.steps_to = 4000;
+  const std::int64_t linear[] = {1000, 2000, 3000, 4000};
+  for (std::int64_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(zoom_steps(job, k), linear[k]) << k;
+    EXPECT_EQ(zoom_frame_params(job, k).steps, linear[k]) << k;
+  }
+  // The same factor, 4^(1/3) = 1.587…, from each frame to the next, rounded to the nearest step.
+  job.steps_growth = ZoomStepsGrowth::geometric;
+  const std::int64_t geometric[] = {1000, 1587, 2520, 4000};
+  for (std::int64_t k = 0; k < 4; ++k) EXPECT_EQ(zoom_steps(job, k), geometric[k]) << k;
+  EXPECT_EQ(zoom_most_steps(job), 4000);
+  job.steps_to = 250;  // fewer steps as the zoom goes: allowed, and the first frame is the top
+  EXPECT_EQ(zoom_steps(job, 3), 250);
+  EXPECT_EQ(zoom_most_steps(job), 1000);
+  job.frames = 1;
+  EXPECT_EQ(zoom_steps(job, 0), 1000) << "a single frame takes --steps";
+}
+
+TEST(ZoomJob, AFrameOfGrowingStepsIsTheMapOfItsWindowAtItsSteps) {
+  test::TempDir dir;
+  ZoomJob zoom = small_zoom(dir);
+  zoom.steps_to = 6000;
+  run_zoom_job(zoom);
+  MapJob map = zoom.map;
+  map.physics.x_range = {-11.5, -8.5};
+  map.physics.y_range = {-0.75, 0.75};
+  map.physics.steps = 6000;
+  map.out = (dir / "map.png").string();
+  map.data = (dir / "map.h5").string();
+  run_map_job(map);
+  const StoredDivergenceMap expected = read_divergence_map_file(dir / "map.h5");
+  const StoredDivergenceMap last = read_divergence_map_file(dir / "data" / "frame_000002.h5");
+  EXPECT_EQ(last.params.steps, 6000) << "each frame's data records its steps";
+  EXPECT_EQ(read_divergence_map_file(dir / "data" / "frame_000001.h5").params.steps, 4500);
+  EXPECT_EQ(last.map.counts, expected.map.counts);
+  // Some pixels diverge only after the first frame's 3000 steps: the longer run saw them.
+  EXPECT_TRUE(std::any_of(last.map.counts.begin(), last.map.counts.end(),
+                          [](std::int32_t c) { return c > 3000 && c < 6000; }));
+  // The record of a zoom of growing steps names the schedule; that of one step count does not,
+  // so that a folder made before the schedule existed resumes.
+  const std::string record = test::read_text(dir / "frames" / "zoom.toml");
+  EXPECT_NE(record.find("steps-to = 6000"), std::string::npos) << record;
+  test::TempDir plain_dir;
+  run_zoom_job(small_zoom(plain_dir));
+  EXPECT_EQ(test::read_text(plain_dir / "frames" / "zoom.toml").find("steps-"),
+            std::string::npos);
+}
+
+TEST(ZoomJob, GrowingStepsKeepOneColourScale) {
+  test::TempDir dir;
+  ZoomJob job = small_zoom(dir);
+  job.map.physics.steps = 400;
+  job.steps_to = 800;
+  const Colormap& inferno = Colormap::by_name("inferno");
+  DivergenceMap first, last;
+  first.width = last.width = 2;
+  first.height = last.height = 1;
+  first.counts = {400, 200};  // never diverged within the first frame's 400 steps; 200
+  last.counts = {800, 200};   // never within the last frame's 800; 200
+  const RgbImage a = zoom_frame_picture(job, first), b = zoom_frame_picture(job, last);
+  EXPECT_EQ(a.at(1, 0), b.at(1, 0)) << "count 200 has one colour in every frame";
+  EXPECT_EQ(a.at(1, 0), inferno.at(0.75));
+  EXPECT_EQ(a.at(0, 0), inferno.at(0.5)) << "400 steps without divergence: the colour of 400";
+  EXPECT_EQ(b.at(0, 0), inferno.at(0.0)) << "the most steps without divergence: the dark end";
+}
+
 TEST(ZoomJob, RefusesBadValuesBeforeAnyFile) {
   test::TempDir dir;
   ZoomJob defaults;
@@ -150,6 +225,9 @@ TEST(ZoomJob, RefusesBadValuesBeforeAnyFile) {
   job = small_zoom(dir);
   job.center = {std::nan(""), 0.0};
   EXPECT_EQ(refusal(job).parameter(), "--center");
+  job = small_zoom(dir);
+  job.steps_to = -5;
+  EXPECT_EQ(refusal(job).parameter(), "--steps-to");
   EXPECT_TRUE(test::listing(dir.path()).empty());
 }
 

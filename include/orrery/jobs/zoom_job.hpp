@@ -5,10 +5,17 @@
 // each window W_k wide and W_k·height/width high (square pixels). Frame k is exactly the map
 // `orrery map` computes for that window with the same parameters (zoom_frame_params), written
 // as a numbered PNG and optionally its counts as HDF5, then all frames as an MP4 through FFmpeg.
-// Every picture uses one colour scale, steps − count over 0 … steps (full_divergence_scale): it
-// depends on --steps alone, so the same count has the same colour in every frame and nothing
-// flickers. The frames folder is the zoom's record: a zoom run again with the same parameters
-// keeps the frames already there and computes the first missing one onwards.
+// A deeper window needs a longer integration to tell its pixels apart, so the step count may
+// grow with the frame as in the published zoom (--steps-to S1):
+//   linear     S_k = S0 + (S1 − S0)·k/(K−1)   (the published schedule; the widths being
+//                                            geometric, this is linear in the depth log(W0/W_k))
+//   geometric  S_k = S0·(S1/S0)^(k/(K−1))    (the same factor from each frame to the next)
+// rounded to the nearest step, S0 and S1 exactly at the ends. Every picture uses one colour
+// scale, S − count over 0 … S with S the largest S_k (full_divergence_scale): a count has the same
+// colour in every frame and nothing flickers; a pixel that has not diverged within its frame's
+// S_k steps shows the colour of count S_k, which is all that frame knows of it (with a fixed step
+// count, S_k = S: the dark end). The frames folder is the zoom's record: a zoom run again with the
+// same parameters keeps the frames already there and computes the first missing one onwards.
 #pragma once
 
 #include <array>
@@ -24,6 +31,9 @@
 
 namespace orrery {
 
+// How the step count grows from the first frame's --steps to the last frame's --steps-to.
+enum class ZoomStepsGrowth { linear, geometric };
+
 struct ZoomJob {
   MapJob map;  // every map parameter but the window and the map's outputs
   std::array<double, 2> center{5.30031, -0.45};  // the published zoom's centre
@@ -32,6 +42,8 @@ struct ZoomJob {
   std::int64_t frames = 120;
   // The twin's shift shrinks with the window, shift·W_k/W0, as in the published zoom video.
   bool scale_shift = false;
+  std::int64_t steps_to = 0;  // the last frame's step count; 0: every frame takes --steps
+  ZoomStepsGrowth steps_growth = ZoomStepsGrowth::linear;
   std::string out = "zoom.mp4";
   std::string frames_dir;  // "": OUT's name without extension + "_frames", beside it
   std::string data_dir;    // "": no HDF5 files
@@ -54,7 +66,14 @@ struct ZoomWindow {
 ZoomWindow zoom_window(std::array<double, 2> center, double width, std::int32_t pixels_x,
                        std::int32_t pixels_y);
 
-// The map parameters of frame k: the job's, with frame k's window (and shift, with scale_shift).
+// The step count of frame k (ZoomStepsGrowth above): --steps for k = 0, --steps-to (where given)
+// for k = K−1, exactly.
+std::int64_t zoom_steps(const ZoomJob& job, std::int64_t k);
+// The largest step count of any frame: the top of the zoom's one colour scale.
+std::int64_t zoom_most_steps(const ZoomJob& job);
+
+// The map parameters of frame k: the job's, with frame k's window and step count (and shift,
+// with scale_shift).
 DivergenceMapParams zoom_frame_params(const ZoomJob& job, std::int64_t k);
 
 // The folder of the frames, with the default applied.
@@ -75,6 +94,8 @@ struct ZoomProgress {
   MapProgress map;                // within the frame
   std::int64_t pixel_steps = 0;   // this run's, finished frames and this one's so far
   double seconds = 0;             // since this run's first frame began
+  // This run's work done, weighted by each frame's steps (later frames may take more): 0 … 1.
+  double fraction = 0;
 };
 
 struct ZoomFrame {
