@@ -138,6 +138,22 @@ TEST(OrbitRoundTrip, EveryPlaceGivesTheSameBody) {
   }
 }
 
+// Below e = 10⁻⁸ l is θ + (M − f) to first order in e (REBOUND's MIN_ECC branch): the O(e)
+// term is kept (it is 10⁻⁹ here, 10⁴ times the tolerance), the O(e²) one is below rounding.
+TEST(OrbitRoundTrip, NearlyCircularMeanLongitude) {
+  const double e = 1e-9, Omega = 0.5, omega = 1.2;
+  for (double inc : {0.0, 0.7, 2.4, pi}) {
+    for (double f : {0.4, 1.5, 4.0}) {
+      const PointMass b = body_from_elements(1.0, kStar, 1e-3, 2.0, e, inc, Omega, omega, f);
+      const Orbit o = orbit_about(1.0, b, kStar);
+      const double M = mean_anomaly_of_eccentric(e, eccentric_anomaly_of_true(e, f));
+      const double sense = inc < pi / 2 ? 1.0 : -1.0;
+      EXPECT_NEAR(angle_difference(o.l, o.theta + sense * angle_difference(M, f)), 0.0, 1e-13)
+          << inc << " " << f;
+    }
+  }
+}
+
 TEST(OrbitRoundTrip, Primaries) {
   orbit_test::OrbitSystem s;
   s.add(1.0);
