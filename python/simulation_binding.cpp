@@ -17,8 +17,9 @@
 #include "orrery/io/output_set.hpp"
 #include "orrery/io/run_store.hpp"
 #include "orrery/jobs/run_limits.hpp"
-#include "simulation_settings.hpp"
 #include "simulation_doc.hpp"
+#include "simulation_orbits.hpp"
+#include "simulation_settings.hpp"
 
 namespace orrery::python {
 
@@ -218,8 +219,22 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
         py::arg("softening") = 0.0, kSimulationInitDoc)
       .def_static("scene", &PySimulation::scene, py::arg("name"), kSceneDoc)
       .def_static("load", &PySimulation::load, py::arg("path"), kLoadDoc)
-      .def("add", &PySimulation::add, py::arg("mass"), py::arg("position"),
-           py::arg("velocity") = py::none(), py::arg("softening") = py::none(), kAddDoc)
+      .def(
+          "add",
+          [](PySimulation& s, const py::handle& mass, const py::handle& position,
+             const py::handle& velocity, const py::handle& softening, const py::handle& primary,
+             const py::kwargs& elements) {
+            s.add(mass, position, velocity, softening, primary, elements);
+          },
+          py::arg("mass"), py::arg("position") = py::none(), py::arg("velocity") = py::none(),
+          py::arg("softening") = py::none(), py::kw_only(), py::arg("primary") = py::none(),
+          kAddDoc)
+      .def(
+          "orbits",
+          [](PySimulation& s, const py::handle& primary) {
+            return orbits_of(s.core().particles(), primary, s.g(), s.clock().time());
+          },
+          py::kw_only(), py::arg("primary") = py::none(), kOrbitsDoc)
       .def("step", &step, py::arg("n") = 1, kStepDoc)
       .def("integrate", &integrate, py::arg("t"), kIntegrateDoc)
       .def(

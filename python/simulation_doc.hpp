@@ -45,9 +45,38 @@ goes on from its time with its run's dt; sim.save() writes one) or a run folder 
 snapshot).)";
 
 inline constexpr const char* kAddDoc =
-    R"(add(mass, position, velocity=None, softening=None): N bodies more, vectorised: masses (N,),
-positions and velocities (N, 3) (None: at rest), per-particle softening (N,) or None. Ids follow
-those already there. Without a dt, one is suggested from the system's dynamical time.)";
+    R"(add(mass, position=None, velocity=None, softening=None, *, primary=None, **elements): N
+bodies more, vectorised: masses (N,), positions and velocities (N, 3) (None: at rest),
+per-particle softening (N,) or None. Ids follow those already there. Without a dt, one is
+suggested from the system's dynamical time.
+
+Or by orbital elements instead of positions, as REBOUND's sim.add() takes them (each one number,
+or N numbers; angles in radians):
+
+    sim.add(mass=1.0, position=[0, 0, 0])
+    sim.add(mass=1e-3, a=1.0, e=0.05, inc=0.1, Omega=0.3, omega=1.2, f=0.5)
+    sim.add(mass=[1e-3, 1e-4], P=[12.0, 30.0], e=0.1, l=[0.0, 2.0])
+
+a (semi-major axis; < 0 with e > 1 for a hyperbola) or P (period); e, inc, Omega (0 where not
+given); omega or pomega = Omega + omega (omega = 0 where neither); one of f, M, E (true, mean,
+eccentric anomaly), l (mean longitude), theta (true longitude), T (time of pericentre passage;
+M = n (t - T) at the simulation's time t), f = 0 where none. Retrograde orbits (inc > pi/2)
+measure pomega, theta and l backwards, as REBOUND does. Each body orbits its primary: None
+(default, REBOUND's): the barycentre of all bodies before it, with their mass (Jacobi
+coordinates; bodies added in one call follow each other); 'barycentre': of all bodies; or the
+index of a body. mu = G (M_primary + m). ValueError names the element refused (e = 1, e < 0,
+a > 0 with e > 1, a < 0 with e < 1, f beyond a hyperbola's asymptotes, a and P, omega and
+pomega, two of f, M, E, l, theta, T). docs/guide/orbits.md has the conventions.)";
+
+inline constexpr const char* kOrbitsDoc =
+    R"(orbits(*, primary=None) -> dict of float64 arrays (N - 1,): the orbital elements of every
+body after the first, as REBOUND's sim.orbits() gives them: d, v, h, P, n, a, e, inc, Omega,
+omega, pomega, f, M, E, l, theta, T. primary: None (default): the Jacobi primary, the barycentre
+of the bodies before each one; 'barycentre': of all bodies (REBOUND's primary=sim.com()); an
+index: that body (0: heliocentric elements; the primary's own row is NaN). Angles in radians,
+in [0, 2 pi); inc in [0, pi]. A hyperbola has a < 0, n < 0, P < 0, and its M, E (the hyperbolic
+anomaly) and l are not reduced. Nearly planar orbits (inc < 1e-8) have Omega = 0 and pomega,
+theta from the plane; nearly circular ones (e < 1e-8) l = theta - 2 e sin f.)";
 
 inline constexpr const char* kStepDoc =
     "step(n=1): n accepted steps of sim.dt (an adaptive method's rejections are retried).";

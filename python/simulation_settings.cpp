@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include "interrupt.hpp"
+#include "simulation_orbits.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/memory_budget.hpp"
 #include "orrery/jobs/memory_estimate.hpp"
@@ -218,7 +219,8 @@ SimulationCore& PySimulation::core() {
 }
 
 void PySimulation::add(const py::handle& mass, const py::handle& position,
-                       const py::handle& velocity, const py::handle& softening) {
+                       const py::handle& velocity, const py::handle& softening,
+                       const py::handle& primary, const py::dict& elements) {
   require_idle();
   // The memory first, from the count alone: a broadcast array of 10^9 rows costs nothing until
   // it is copied below.
@@ -236,9 +238,16 @@ void PySimulation::add(const py::handle& mass, const py::handle& position,
   if (n == 0) throw ParameterError("mass", "an empty array", "one mass or more");
   const std::vector<double> masses(m.data(), m.data() + n);
   require_masses(masses);
-  const std::vector<double> x = per_body(position, n, true, "position");
-  const std::vector<double> v = velocity.is_none() ? std::vector<double>(3 * n, 0.0)
-                                                   : per_body(velocity, n, true, "velocity");
+  const bool by_elements = !elements.empty();
+  if (by_elements && !(position.is_none() && velocity.is_none()))
+    throw ParameterError(position.is_none() ? "velocity" : "position", "given with orbital elements",
+                         "either positions and velocities or orbital elements (a or P, e, ...)");
+  if (!by_elements && !primary.is_none())
+    throw ParameterError("primary", py::str(primary),
+                         "orbital elements with it (a or P, e, inc, ...): positions need none");
+  if (!by_elements && position.is_none())
+    throw ParameterError("position", "none given",
+                         "positions (N, 3), or orbital elements (a or P, e, inc, ...)");
   Particles<double> p = core_ ? core_->particles() : Particles<double>{};
   const std::size_t first = p.size();
   if (!softening.is_none() && first > 0 && p.softening.empty())
@@ -246,19 +255,28 @@ void PySimulation::add(const py::handle& mass, const py::handle& position,
                          "none: the particles added before have none");
   std::uint64_t next_id = 0;
   for (const auto id : p.id) next_id = std::max(next_id, id + 1);
-  p.resize(first + n);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (auto [a, k] : {std::pair{&p.x, 0}, {&p.y, 1}, {&p.z, 2}}) (*a)[first + i] = x[3 * i + k];
-    for (auto [a, k] : {std::pair{&p.vx, 0}, {&p.vy, 1}, {&p.vz, 2}})
-      (*a)[first + i] = v[3 * i + k];
-    p.mass[first + i] = masses[i];
-    p.id[first + i] = next_id + i;
+  if (by_elements) {
+    append_orbits(p, masses, elements, primary, g_, clock().time());
+  } else {
+    const std::vector<double> x = per_body(position, n, true, "position");
+    const std::vector<double> v = velocity.is_none() ? std::vector<double>(3 * n, 0.0)
+                                                     : per_body(velocity, n, true, "velocity");
+    p.resize(first + n);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (auto [a, k] : {std::pair{&p.x, 0}, {&p.y, 1}, {&p.z, 2}})
+        (*a)[first + i] = x[3 * i + k];
+      for (auto [a, k] : {std::pair{&p.vx, 0}, {&p.vy, 1}, {&p.vz, 2}})
+        (*a)[first + i] = v[3 * i + k];
+      p.mass[first + i] = masses[i];
+    }
   }
+  for (std::size_t i = 0; i < n; ++i) p.id[first + i] = next_id + i;
   if (!softening.is_none()) {
     const std::vector<double> eps = per_body(softening, n, false, "softening");
     for (const double e : eps)
       if (!(e >= 0))
         throw ParameterError("softening", py::str(py::float_(e)), "finite lengths >= 0");
+    p.softening.resize(first);  // resize() above padded the earlier bodies' softening with 0
     p.softening.insert(p.softening.end(), eps.begin(), eps.end());
   }
   rebuild(job_, p);

@@ -31,9 +31,11 @@ class PySimulation {
   static PySimulation load(const std::string& path, const py::kwargs& settings);
 
   // N bodies more: masses (N), positions and velocities (N×3; no velocities: at rest), and
-  // per-particle softening (N) or None.
+  // per-particle softening (N) or None. Or, where `elements` (a, e, ...) are given instead of
+  // positions, each body on its orbit about `primary` (python/simulation_orbits.hpp).
   void add(const py::handle& mass, const py::handle& position, const py::handle& velocity,
-           const py::handle& softening);
+           const py::handle& softening, const py::handle& primary = py::none(),
+           const py::dict& elements = {});
 
   // Settings given by keyword (engine, integrator, dt, ...) checked together, the simulation
   // made again with them.

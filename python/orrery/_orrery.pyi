@@ -105,10 +105,30 @@ class Simulation:
     def add(
         self,
         mass: npt.ArrayLike,
-        position: npt.ArrayLike,
+        position: npt.ArrayLike | None = None,
         velocity: npt.ArrayLike | None = None,
         softening: npt.ArrayLike | None = None,
+        *,
+        primary: int | Literal["jacobi", "barycentre", "barycenter", "com"] | None = None,
+        a: npt.ArrayLike | None = None,
+        P: npt.ArrayLike | None = None,
+        e: npt.ArrayLike | None = None,
+        inc: npt.ArrayLike | None = None,
+        Omega: npt.ArrayLike | None = None,
+        omega: npt.ArrayLike | None = None,
+        pomega: npt.ArrayLike | None = None,
+        f: npt.ArrayLike | None = None,
+        M: npt.ArrayLike | None = None,
+        E: npt.ArrayLike | None = None,
+        l: npt.ArrayLike | None = None,
+        theta: npt.ArrayLike | None = None,
+        T: npt.ArrayLike | None = None,
     ) -> None: ...
+    def orbits(
+        self,
+        *,
+        primary: int | Literal["jacobi", "barycentre", "barycenter", "com"] | None = None,
+    ) -> dict[str, npt.NDArray[np.float64]]: ...
     def step(self, n: int = 1) -> None: ...
     def integrate(self, t: float) -> int: ...
     def energy(self) -> float: ...

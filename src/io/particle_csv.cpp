@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -12,6 +14,7 @@
 
 #include "orrery/core/error.hpp"
 #include "orrery/io/particle_file.hpp"
+#include "orrery/physics/orbit_primary.hpp"
 
 namespace orrery {
 
@@ -75,6 +78,101 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+// The columns of a file of orbits, named as REBOUND's keywords (case matters: M is the mean
+// anomaly, m the mass): the elements, the mass, and an optional primary (a row's index).
+constexpr std::array<std::string_view, 13> kElementColumns{
+    "a", "P", "e", "inc", "Omega", "omega", "pomega", "f", "M", "E", "l", "theta", "T"};
+constexpr const char* kOrbitAccepted =
+    "in a file of orbits: m (or mass), primary, a, P, e, inc, Omega, omega, pomega, f, M, E, "
+    "l, theta, T";
+
+bool is_orbit_header(const std::vector<std::string_view>& fields) {
+  return std::any_of(fields.begin(), fields.end(),
+                     [](std::string_view f) { return f == "a" || f == "P"; });
+}
+
+std::optional<double>* element_of(OrbitGiven& g, std::string_view name) {
+  std::optional<double>* fields[] = {&g.a, &g.P,     &g.e, &g.inc, &g.Omega, &g.omega, &g.pomega,
+                                     &g.f, &g.M,     &g.E, &g.l,   &g.theta, &g.T};
+  for (std::size_t k = 0; k < kElementColumns.size(); ++k)
+    if (kElementColumns[k] == name) return fields[k];
+  return nullptr;
+}
+
+// The bodies of a file of orbits, one a line after the header `header` (line `line` of `in`):
+// the first at the origin at rest (its elements left empty), each other on its orbit about
+// its primary (the barycentre of the lines before it where the primary column is empty or
+// absent, else the body of that index), with G = 1 and t = 0 (physics/orbital_elements.hpp).
+Particles<double> read_orbit_rows(std::istream& in, const std::string& file, long line,
+                                  const std::vector<std::string_view>& header) {
+  const std::vector<std::string> names(header.begin(), header.end());
+  int mass = -1, primary = -1;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const std::string column = fmt::format("{}:{} header column {}", file, line, k + 1);
+    OrbitGiven probe;
+    const bool is_mass = names[k] == "m" || names[k] == "mass";
+    if (!is_mass && names[k] != "primary" && !element_of(probe, names[k]))
+      throw ParameterError(column, names[k], kOrbitAccepted);
+    if (std::count(names.begin(), names.end(), names[k]) > 1 || (is_mass && mass >= 0))
+      throw ParameterError(column, names[k], "a column not named before");
+    if (is_mass) mass = static_cast<int>(k);
+    if (names[k] == "primary") primary = static_cast<int>(k);
+  }
+  if (mass < 0)
+    throw ParameterError(fmt::format("{}:{} header", file, line), "no mass column",
+                         "a column m (or mass) beside the orbital elements");
+  Particles<double> p;
+  std::string text;
+  while (std::getline(in, text)) {
+    ++line;
+    const std::string_view trimmed = trim(text);
+    if (trimmed.empty() || trimmed.front() == '#') continue;
+    const std::vector<std::string_view> fields = split(trimmed);
+    if (fields.size() != names.size())
+      throw ParameterError(fmt::format("{}:{}", file, line),
+                           fmt::format("{} values", fields.size()),
+                           fmt::format("{} values, one per column of the header", names.size()));
+    OrbitGiven given;
+    double m = 0.0;
+    Primary about;
+    bool any = false;
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      const std::string where = fmt::format("{}:{} column '{}'", file, line, names[k]);
+      if (fields[k].empty() && static_cast<int>(k) != mass) continue;
+      double x = 0.0;
+      if (!parse_real(fields[k], x) || !std::isfinite(x))
+        throw ParameterError(where, std::string(fields[k]), "a finite number (or nothing)");
+      if (static_cast<int>(k) == mass) {
+        if (!(x > 0.0)) throw ParameterError(where, std::string(fields[k]), "a finite number > 0");
+        m = x;
+      } else if (static_cast<int>(k) == primary) {
+        if (!(x >= 0.0 && x < static_cast<double>(p.size()) && x == std::floor(x)))
+          throw ParameterError(where, std::string(fields[k]),
+                               fmt::format("the index of a line before, 0 to {}", p.size()));
+        about = {PrimaryKind::body, static_cast<std::size_t>(x)};
+      } else {
+        *element_of(given, names[k]) = x;
+        any = true;
+      }
+    }
+    PointMass body{.mass = m};
+    if (any || p.size() > 0) {
+      try {
+        body = body_from_orbit(1.0, primary_of(p, p.size(), about), m, given);
+      } catch (const ParameterError& err) {
+        throw err.renamed(fmt::format("{}:{} column '{}'", file, line, err.parameter()));
+      }
+    }
+    const std::size_t i = p.size();
+    p.resize(i + 1);
+    p.mass[i] = body.mass;
+    p.x[i] = body.position.x, p.y[i] = body.position.y, p.z[i] = body.position.z;
+    p.vx[i] = body.velocity.x, p.vy[i] = body.velocity.y, p.vz[i] = body.velocity.z;
+    p.id[i] = i;
+  }
+  return p;
+}
+
 }  // namespace
 
 Particles<double> read_particle_csv(const std::filesystem::path& path) {
@@ -98,6 +196,7 @@ Particles<double> read_particle_csv(const std::filesystem::path& path) {
     const std::vector<std::string_view> fields = split(trimmed);
 
     if (header.empty()) {
+      if (is_orbit_header(fields)) return read_orbit_rows(in, file, line, fields);
       const std::string where = fmt::format("{}:{} header", file, line);
       double number = 0;
       if (parse_real(fields.front(), number))
