@@ -18,8 +18,7 @@
 // regular (quasi-periodic) orbit |w| grows linearly, so λ ~ ln(t)/t → 0, FLI ~ ln t, ⟨Y⟩ → 2; on a
 // stable periodic orbit of an isochronous system (a harmonic oscillator) |w| stays bounded and
 // ⟨Y⟩ → 0. Cost: the one tangent vector doubles the words of every operation of the step (each
-// product a multiply and a multiply-add more), about 2–3 evaluations of the plain step; a norm,
-// a division and a logarithm per interval.
+// product a multiply and a multiply-add more); a norm, a division and a logarithm per interval.
 #pragma once
 
 #include <cstdint>

@@ -9,8 +9,8 @@
 // and SALI → 0 exponentially, as e^{−(λ₁ − λ₂)t} (λ₁, λ₂ the two largest Lyapunov exponents), to
 // rounding (~10⁻¹⁶) — an orbit with SALI < 10⁻⁸ is called chaotic in the literature; on a regular
 // orbit of a two-degree-of-freedom Hamiltonian both tend to the torus' tangent space and SALI
-// oscillates about a positive value. Cost: two tangent vectors triple the words of the step
-// (about 3–5 evaluations of the plain step); two norms and two divisions per interval.
+// oscillates about a positive value. Cost: two tangent vectors triple the words of the step;
+// two norms and two divisions per interval.
 #pragma once
 
 #include <cstdint>
