@@ -9,6 +9,7 @@
 #include <cmath>
 #include <vector>
 
+#include "orrery/core/error.hpp"
 #include "orrery/ensemble/chaos/chaos_catalogue.hpp"
 #include "orrery/ensemble/chaos/chaos_run.hpp"
 #include "orrery/ensemble/chaos/chaos_trajectory.hpp"
