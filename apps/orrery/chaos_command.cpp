@@ -112,6 +112,7 @@ class ChaosCommand final : public Command {
     progress.finish();
     if (job.ensemble.quiet) return 0;
     const EnsembleRunInfo& i = o.run.info;
+    if (!i.note.empty()) std::fprintf(stderr, "orrery chaos: note: %s\n", i.note.c_str());
     const double steps = static_cast<double>(o.run.trajectories) * static_cast<double>(o.steps);
     fmt::print("orrery chaos: {} of {}, {}; {} steps of {} with {}\n", o.indicator.name,
                job.ensemble.problem, o.starts.description, o.steps, job.ensemble.dt,

@@ -87,6 +87,7 @@ TEST(ChaosCli, BadInputIsRefusedBeforeWork) {
       {{"--threshold", "lots"}, "--threshold"},
       {{"--starts", "random"}, "--out"},
       {{"--samples", "1000"}, "--samples"},
+      {{"--backend", "cuda"}, "--backend"},
   };
   test::expect_refused_before_work({"chaos", "--resolution", "4", "--steps", "1000"}, "never.png",
                                    cases, dir.path());

@@ -3,10 +3,13 @@
 // (chaos_lanes.cpp) for the widest instruction set the CPU runs.
 #include <chrono>
 
+#include <fmt/format.h>
+
 #include "device/cpu/cpu_isa.hpp"
 #include "device/cpu/on_threads.hpp"
 #include "ensemble/cpu/chaos_task_source.hpp"
 #include "orrery/core/backend.hpp"
+#include "orrery/core/error.hpp"
 #include "orrery/core/seconds_since.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
 #include "orrery/ensemble/chaos/chaos_run.hpp"
@@ -30,11 +33,17 @@ void run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options, Chaos
   out.info.kernel = kernel.name;
   out.info.threads = threads;
   out.info.note = cpu_threads_note(options.threads);
+  if (options.backend == Backend::automatic && out.info.note.empty())
+    out.info.note = "the chaos indicators run on the CPU lanes (no GPU kernel for them yet)";
 }
 }  // namespace cpu
 
 ChaosOutcome run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options) {
   check_chaos_setup(setup);
+  if (options.backend == Backend::cuda)
+    throw ParameterError("backend", to_string(Backend::cuda),
+                         fmt::format("{} or {}: no GPU kernel for the chaos indicators yet",
+                                     to_string(Backend::cpu), to_string(Backend::automatic)));
   const auto start = std::chrono::steady_clock::now();
   ChaosOutcome out;
   const std::int64_t n = setup.ensemble.trajectories;
