@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// An ensemble run with an indicator of chaos per trajectory (ensemble/chaos/chaos_trajectory.hpp):
+// which indicator, how often its vectors are renormalised, and what comes back. One kernel
+// serves the three indicators of one renormalised vector (maximal Lyapunov exponent, FLI,
+// MEGNO: the same work gives all three); SALI and the spectrum have their own.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "orrery/ensemble/ensemble_run.hpp"
+
+namespace orrery {
+
+enum class ChaosIndicator { lyapunov, fli, megno, sali, spectrum };
+// The kernels: the vectors each carries and the values each reads.
+enum class ChaosKernel { growth, sali, spectrum };
+
+struct ChaosIndicatorInfo {
+  ChaosIndicator indicator;
+  std::string_view name, description;
+  ChaosKernel kernel;
+  int output;  // the value of the kernel's outputs that is this indicator (spectrum: the first)
+};
+
+const std::vector<ChaosIndicatorInfo>& chaos_indicators();
+// ParameterError("indicator", name, "one of: ...") for an unknown name.
+const ChaosIndicatorInfo& chaos_indicator_info(std::string_view name);
+const ChaosIndicatorInfo& chaos_indicator_info(ChaosIndicator indicator);
+// The values a kernel reads for a state of `state_words` words.
+int chaos_kernel_outputs(ChaosKernel kernel, int state_words);
+
+// The integrators the chaos lanes are compiled for (one-step methods: the vectors are
+// renormalised between intervals, ensemble/chaos/tangent_system.hpp), by name.
+std::vector<std::string_view> chaos_integrator_names();
+
+struct ChaosSetup {
+  // The run: problem, integrator (one of chaos_integrator_names), dt, steps, starts, Data;
+  // fp64 only; no tolerance, no section.
+  EnsembleSetup ensemble;
+  ChaosKernel kernel = ChaosKernel::growth;
+  std::int64_t every = 10;  // steps between renormalisations; divides ensemble.steps
+  int samples = 1;          // values read at samples evenly spaced intervals (≤ steps/every)
+};
+
+struct ChaosOutcome {
+  std::int64_t trajectories = 0;
+  int outputs = 0, samples = 0;
+  // samples × outputs × trajectories: value o of trajectory i at sample s is
+  // values[(s·outputs + o)·trajectories + i]. Written by every trajectory.
+  UninitialisedVector<double> values;
+  std::vector<double> sample_time;  // dt·every·⌈I·s/S⌉
+  EnsembleOutcome ensemble;         // the final states (no drift)
+  EnsembleRunInfo info;
+};
+
+// Throws ParameterError for a setup the lanes do not run (an integrator they are not compiled
+// for, a spectrum of more than 12 words, every not dividing steps, samples out of range).
+void check_chaos_setup(const ChaosSetup& setup);
+ChaosOutcome run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options);
+
+}  // namespace orrery

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// One trajectory (or one per SIMD lane) with an indicator of chaos: the state and the
+// indicator's deviation vectors advanced by the integrator's tangent map
+// (ensemble/chaos/tangent_system.hpp), the vectors handed to the indicator after every `every`
+// steps (it renormalises or orthonormalises them and updates its sums), and the indicator's
+// values read at `samples` evenly spaced intervals (sample s after interval ⌈I·s/S⌉ of the
+// I = steps/every). The agent shared by the CPU lanes and the CUDA kernel.
+//
+// An Indicator<T, D> gives `vectors` (K), `outputs`, start(w), update(w, k) and read(out, t, k)
+// (ensemble/chaos/growth_indicators.hpp, sali_indicator.hpp, lyapunov_spectrum.hpp).
+#pragma once
+
+#include <cstdint>
+
+#include "orrery/ensemble/chaos/tangent_system.hpp"
+
+namespace orrery {
+
+// Requires steps to be a multiple of every (each interval the same time τ = every·dt, which the
+// MEGNO's discrete form assumes) and 1 ≤ samples ≤ steps/every; the job checks both.
+template <class Problem, class Table, class Indicator, class T, class Field, class Sample>
+ORRERY_HD void chaos_trajectory(typename TangentSystem<Problem, T, Indicator::vectors>::State& st,
+                                const Field& field, const T& dt, std::int64_t steps,
+                                std::int64_t every, int samples, Indicator& indicator,
+                                Sample&& sample) {
+  using TS = TangentSystem<Problem, T, Indicator::vectors>;
+  typename TS::Vectors w;
+  indicator.start(w.w);
+  TS::set_vectors(st, w);
+  const std::int64_t intervals = steps / every;
+  int next = 1;
+  integrate_tangent<Problem, Table, T, Indicator::vectors>(
+      st, field, dt, steps, intervals, [&](std::int64_t k, typename TS::State& s) {
+        TS::get_vectors(s, w);
+        indicator.update(w.w, k);
+        TS::set_vectors(s, w);
+        for (; next <= samples && k * samples >= intervals * next; ++next) {
+          T out[Indicator::outputs];
+          indicator.read(out, dt * T(static_cast<lane_scalar_t<T>>(k * every)), k);
+          sample(next, static_cast<const T(&)[Indicator::outputs]>(out));
+        }
+      });
+}
+
+}  // namespace orrery

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// A chaos run on the CPU: every core, each taking blocks of a vector's worth of trajectories
+// (chaos_lanes.cpp) for the widest instruction set the CPU runs.
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "device/cpu/cpu_isa.hpp"
+#include "device/cpu/on_threads.hpp"
+#include "ensemble/cpu/chaos_task_source.hpp"
+#include "orrery/core/backend.hpp"
+#include "orrery/core/error.hpp"
+#include "orrery/core/seconds_since.hpp"
+#include "orrery/device/cpu/cpu_threads.hpp"
+#include "orrery/ensemble/chaos/chaos_run.hpp"
+
+namespace orrery {
+
+namespace cpu {
+void run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options, ChaosOutcome& out) {
+  const ChaosCpuKernel& kernel =
+      choose_kernel<ChaosCpuKernel>(chaos_cpu_kernels(), options.cpu_kernel);
+  const int threads =
+      cpu_thread_count(options.threads, static_cast<std::size_t>(setup.ensemble.trajectories), 8);
+  ChaosTaskSource tasks(setup, out, &options.progress);
+  const auto start = std::chrono::steady_clock::now();
+  on_threads(threads, [&](std::size_t, std::size_t) {
+    kernel.run[static_cast<std::size_t>(setup.ensemble.problem)](tasks);
+  });
+  out.info.seconds = seconds_since(start);
+  tasks.tasks.report_progress();
+  out.info.backend = to_string(Backend::cpu);
+  out.info.kernel = kernel.name;
+  out.info.threads = threads;
+  out.info.note = cpu_threads_note(options.threads);
+  if (options.backend == Backend::automatic && out.info.note.empty())
+    out.info.note = "the chaos indicators run on the CPU lanes (no GPU kernel for them yet)";
+}
+}  // namespace cpu
+
+ChaosOutcome run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options) {
+  check_chaos_setup(setup);
+  if (options.backend == Backend::cuda)
+    throw ParameterError("backend", to_string(Backend::cuda),
+                         fmt::format("{} or {}: no GPU kernel for the chaos indicators yet",
+                                     to_string(Backend::cpu), to_string(Backend::automatic)));
+  const auto start = std::chrono::steady_clock::now();
+  ChaosOutcome out;
+  const std::int64_t n = setup.ensemble.trajectories;
+  const int d = ensemble_problems()[static_cast<std::size_t>(setup.ensemble.problem)].state_words;
+  out.trajectories = n;
+  out.samples = setup.samples;
+  out.outputs = chaos_kernel_outputs(setup.kernel, d);
+  out.values.resize(static_cast<std::size_t>(n * out.outputs * setup.samples));
+  out.ensemble.trajectories = n;
+  out.ensemble.state_words = d;
+  out.ensemble.final_state.resize(static_cast<std::size_t>(n * d));
+  out.ensemble.trajectory_steps = n * setup.ensemble.steps;
+  const std::int64_t intervals = setup.ensemble.steps / setup.every;
+  for (int s = 1; s <= setup.samples; ++s)
+    out.sample_time.push_back(setup.ensemble.dt * static_cast<double>(
+                                  setup.every * ((intervals * s + setup.samples - 1) / setup.samples)));
+  cpu::run_chaos(setup, options, out);
+  out.info.wall_seconds = seconds_since(start);
+  return out;
+}
+
+}  // namespace orrery

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+// `orrery chaos`: its checks and its run (the file: chaos_file.cpp; the picture: chaos_picture.cpp).
+#include "orrery/jobs/chaos_job.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "orrery/core/error.hpp"
+#include "orrery/ensemble/chaos/lyapunov_spectrum.hpp"
+#include "orrery/ensemble/ensemble_catalogue.hpp"
+#include "orrery/io/output_path.hpp"
+#include "orrery/io/output_set.hpp"
+#include "orrery/io/png_file.hpp"
+#include "orrery/render/frame_image.hpp"
+
+namespace orrery {
+
+namespace {
+
+// The ensemble job as the chaos job runs it: no files of its own.
+EnsembleJob quiet_ensemble(const ChaosJob& job) {
+  EnsembleJob e = job.ensemble;
+  e.out.clear();
+  e.plot.clear();
+  e.section_plot.clear();
+  e.in_memory = true;
+  return e;
+}
+
+std::int64_t steps_of(const EnsembleJob& job) {
+  return job.t_end > 0 ? static_cast<std::int64_t>(std::llround(job.t_end / job.dt)) : job.steps;
+}
+
+// Whether value v of an indicator is beyond the threshold (chaotic).
+bool beyond(ChaosIndicator indicator, double v, double threshold) {
+  return indicator == ChaosIndicator::sali ? v < threshold : v > threshold;
+}
+
+}  // namespace
+
+std::optional<double> default_chaos_threshold(ChaosIndicator indicator) {
+  if (indicator == ChaosIndicator::sali) return 1e-8;
+  return std::nullopt;
+}
+
+void validate(const ChaosJob& job) {
+  const ChaosIndicatorInfo& info = [&]() -> const ChaosIndicatorInfo& {
+    try {
+      return chaos_indicator_info(job.indicator);
+    } catch (const ParameterError& e) {
+      throw e.renamed("--indicator");
+    }
+  }();
+  if (job.ensemble.precisions != "fp64")
+    throw ParameterError("--precision", job.ensemble.precisions,
+                         "fp64 (an indicator sums logarithms over thousands of intervals)");
+  if (job.ensemble.tolerance > 0)
+    throw ParameterError("--tolerance", fmt::format("{}", job.ensemble.tolerance),
+                         "none: the chaos lanes take fixed steps");
+  if (job.ensemble.backend == Backend::cuda)
+    throw ParameterError("--backend", to_string(Backend::cuda),
+                         fmt::format("{} or {}: the chaos indicators run on the CPU lanes (no GPU "
+                                     "kernel for them yet)",
+                                     to_string(Backend::cpu), to_string(Backend::automatic)));
+  if (!job.ensemble.section.empty())
+    throw ParameterError("--section", job.ensemble.section, "none (orrery ensemble --section)");
+  const EnsembleJob e = quiet_ensemble(job);
+  validate(e);
+  const int problem = resolve_ensemble_problem(e).index;
+  const auto& pinfo = ensemble_problems()[static_cast<std::size_t>(problem)];
+  const auto names = chaos_integrator_names();
+  const std::string integrator = !e.integrators.empty() ? e.integrators
+                                 : pinfo.second_order   ? "yoshida4"
+                                                        : "rk4";
+  if (std::find(names.begin(), names.end(), integrator) == names.end())
+    throw ParameterError("--integrator", integrator,
+                         fmt::format("one of: {} (one integrator; a one-step method)",
+                                     fmt::join(names, ", ")));
+  if (info.kernel == ChaosKernel::spectrum && pinfo.state_words > kMaxSpectrumWords)
+    throw ParameterError("--indicator", job.indicator,
+                         fmt::format("not spectrum for {}: {} state words, at most {}", pinfo.name,
+                                     pinfo.state_words, kMaxSpectrumWords));
+  const std::int64_t steps = steps_of(e);
+  if (job.every < 1 || job.every > steps || steps % job.every != 0)
+    throw ParameterError("--every", fmt::format("{}", job.every),
+                         fmt::format("a divisor of the steps ({}): every interval the same time",
+                                     steps));
+  if (e.samples > steps / job.every)
+    throw ParameterError("--samples", fmt::format("{}", e.samples),
+                         fmt::format("at most steps/every ({})", steps / job.every));
+  if (job.threshold) {
+    const double t = *job.threshold;
+    if (!std::isfinite(t) || (info.indicator == ChaosIndicator::sali && !(t > 0 && t < 1.5)))
+      throw ParameterError("--threshold", fmt::format("{}", t),
+                           info.indicator == ChaosIndicator::sali
+                               ? "a SALI between 0 and sqrt(2), e.g. 1e-8"
+                               : "a finite number");
+  }
+  if (job.out.empty() && job.data.empty() && !job.in_memory)
+    throw ParameterError("--out", "", "a file to write (a PNG with --out, HDF5 with --data)");
+  const bool file_starts = e.starts != "grid" && e.starts != "random";
+  if (!job.out.empty() && e.starts != "grid")
+    throw ParameterError("--out", job.out,
+                         "a picture of grid starts only (--starts grid); --data keeps any starts");
+  for (const auto& [flag, path] : {std::pair{"--out", &job.out}, std::pair{"--data", &job.data}})
+    if (!path->empty())
+      check_output(flag, *path, job.overwrite,
+                   {{"--config", e.config},
+                    {"--starts", file_starts ? std::filesystem::path(e.starts) : ""}});
+  if (!job.out.empty() && !job.data.empty() && same_file(job.out, job.data))
+    throw ParameterError("--data", job.data, "a path other than --out");
+  if (!job.out.empty()) require_text_drawing();
+}
+
+ChaosJobOutcome run_chaos_job(const ChaosJob& job,
+                              const std::function<void(const EnsembleProgress&)>& progress) {
+  validate(job);
+  const EnsembleJob e = quiet_ensemble(job);
+  ChaosJobOutcome outcome;
+  try {
+    outcome.starts = make_ensemble_starts(e);
+  } catch (const ParameterError& err) {
+    if (err.parameter().starts_with("--")) throw;
+    throw err.renamed("--" + err.parameter());
+  }
+  outcome.indicator = chaos_indicator_info(job.indicator);
+  outcome.steps = steps_of(e);
+  const auto& pinfo = ensemble_problems()[static_cast<std::size_t>(outcome.starts.problem)];
+  outcome.integrator = !e.integrators.empty() ? e.integrators
+                       : pinfo.second_order   ? "yoshida4"
+                                              : "rk4";
+  ChaosSetup setup;
+  setup.ensemble.problem = outcome.starts.problem;
+  setup.ensemble.integrator = ensemble_integrator_index(outcome.integrator);
+  setup.ensemble.dt = e.dt;
+  setup.ensemble.steps = outcome.steps;
+  setup.ensemble.trajectories = outcome.starts.trajectories;
+  setup.ensemble.starts = outcome.starts.starts;
+  setup.ensemble.data = outcome.starts.data.get();
+  setup.kernel = outcome.indicator.kernel;
+  setup.every = job.every;
+  setup.samples = static_cast<int>(e.samples);
+  EnsembleRunOptions options;
+  options.backend = e.backend;
+  options.threads = static_cast<int>(e.threads);
+  options.cpu_kernel = e.cpu_kernel;
+  options.devices = e.devices;
+  options.progress = progress;
+  outcome.run = run_chaos(setup, options);
+
+  const auto n = static_cast<std::size_t>(outcome.run.trajectories);
+  const std::size_t last =
+      (static_cast<std::size_t>(outcome.run.samples - 1) * outcome.run.outputs +
+       static_cast<std::size_t>(outcome.indicator.output)) * n;
+  outcome.field.assign(outcome.run.values.begin() + static_cast<std::ptrdiff_t>(last),
+                       outcome.run.values.begin() + static_cast<std::ptrdiff_t>(last + n));
+  outcome.threshold = job.threshold ? job.threshold : default_chaos_threshold(outcome.indicator.indicator);
+  std::int64_t finite = 0, chaotic = 0;
+  for (double v : outcome.field) {
+    if (!std::isfinite(v)) {
+      ++outcome.non_finite;
+      continue;
+    }
+    ++finite;
+    if (outcome.threshold) chaotic += beyond(outcome.indicator.indicator, v, *outcome.threshold);
+  }
+  if (outcome.threshold && finite > 0)
+    outcome.chaotic_fraction = static_cast<double>(chaotic) / static_cast<double>(finite);
+
+  // The data first and the picture last: a new picture always has its data beside it.
+  OutputSet outputs(job.overwrite ? IfExists::replace : IfExists::refuse);
+  if (!job.data.empty()) outputs.add(job.data, encode_chaos_file(job.data, job, outcome));
+  if (!job.out.empty()) outputs.add(job.out, encode_png(draw_chaos_picture(job, outcome)));
+  outputs.commit();
+  return outcome;
+}
+
+}  // namespace orrery

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#include "orrery/render/chaos_image.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "orrery/render/axis_ticks.hpp"
+#include "orrery/render/colormap.hpp"
+
+#if ORRERY_HAVE_CAIRO
+#include <cairo.h>
+#endif
+
+namespace orrery {
+
+namespace {
+
+constexpr int kPlotSide = 640;  // the field's side in pixels, at least (whole multiples)
+constexpr int kMargin = 60, kBarWidth = 24, kBarGap = 20, kBarLabels = 90, kTitle = 36;
+constexpr std::uint32_t kMissing = pack_rgb(200, 200, 200);
+constexpr std::uint32_t kFailed = pack_rgb(0, 0, 0);
+
+// Where a value falls on the bar, 0 at `low`, 1 at `high` (clamped).
+double bar_position(const ChaosScale& s, double v) {
+  double t = 0;
+  if (s.kind == ChaosScaleKind::logarithmic)
+    t = v > 0 ? (std::log10(v) - std::log10(s.low)) / (std::log10(s.high) - std::log10(s.low)) : 0;
+  else
+    t = (v - s.low) / (s.high - s.low);
+  return std::clamp(t, 0.0, 1.0);
+}
+
+// The colour at bar position t: MEGNO's diverging blue–white–red with white where the value is
+// 2; the others inferno.
+std::uint32_t colour_at(const ChaosScale& s, double t) {
+  if (s.kind == ChaosScaleKind::diverging_about_two) {
+    const double centre = (2.0 - s.low) / (s.high - s.low);
+    const Rgb8 blue{33, 102, 172}, white{247, 247, 247}, red{178, 24, 43};
+    const bool below = t < centre;
+    const double f = below ? t / centre : (t - centre) / (1.0 - centre);
+    const Rgb8 a = below ? blue : white, b = below ? white : red;
+    const auto mix = [&](std::uint8_t x, std::uint8_t y) {
+      return static_cast<std::uint8_t>(std::lround(x + (y - x) * f));
+    };
+    return pack_rgb(mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b));
+  }
+  const Rgb8 c = Colormap::by_name("inferno").at(t);
+  return pack_rgb(c.r, c.g, c.b);
+}
+
+std::vector<AxisTick> bar_ticks(const ChaosScale& s) {
+  if (s.kind == ChaosScaleKind::logarithmic) return log_ticks(s.low, s.high, 6);
+  return linear_ticks(s.low, s.high, 6);
+}
+
+}  // namespace
+
+FrameImage draw_chaos_image(const ChaosField& field, const ChaosScale& scale,
+                            const std::string& title, const std::string& x_label,
+                            const std::string& y_label, double x0, double x1, double y0,
+                            double y1) {
+  const int zoom = std::max(1, kPlotSide / std::max(field.width, field.height));
+  const int pw = field.width * zoom, ph = field.height * zoom;
+  const int width = kMargin + pw + kBarGap + kBarWidth + kBarLabels;
+  const int height = kTitle + ph + kMargin;
+  FrameImage page(width, height, pack_rgb(255, 255, 255));
+  for (int row = 0; row < field.height; ++row)
+    for (int col = 0; col < field.width; ++col) {
+      const std::size_t i = static_cast<std::size_t>(row) * field.width + col;
+      const double v = field.values[i];
+      const std::uint32_t c = !field.present[i]  ? kMissing
+                              : std::isnan(v)    ? kFailed
+                                                 : colour_at(scale, bar_position(scale, v));
+      const int top = kTitle + (field.height - 1 - row) * zoom;  // row 0 at the bottom
+      for (int dy = 0; dy < zoom; ++dy)
+        std::fill_n(page.pixels.begin() + static_cast<std::ptrdiff_t>(
+                                              (top + dy) * width + kMargin + col * zoom),
+                    zoom, c);
+    }
+  const int bar_left = kMargin + pw + kBarGap;
+  for (int y = 0; y < ph; ++y) {
+    const std::uint32_t c = colour_at(scale, 1.0 - (y + 0.5) / ph);
+    std::fill_n(page.pixels.begin() + static_cast<std::ptrdiff_t>((kTitle + y) * width + bar_left),
+                kBarWidth, c);
+  }
+  draw_with_cairo(page, [&](_cairo* cr) {
+#if ORRERY_HAVE_CAIRO
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    const auto text = [&](const std::string& s, double x, double y, double ax, double ay) {
+      cairo_text_extents_t e;
+      cairo_text_extents(cr, s.c_str(), &e);
+      cairo_move_to(cr, x - ax * e.width - e.x_bearing, y - ay * e.height - e.y_bearing);
+      cairo_show_text(cr, s.c_str());
+    };
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_font_size(cr, 15);
+    text(title, width / 2.0, kTitle / 2.0, 0.5, 0.5);
+    cairo_set_font_size(cr, 13);
+    cairo_set_line_width(cr, 1.0);
+    cairo_rectangle(cr, kMargin - 0.5, kTitle - 0.5, pw + 1, ph + 1);
+    cairo_rectangle(cr, bar_left - 0.5, kTitle - 0.5, kBarWidth + 1, ph + 1);
+    cairo_stroke(cr);
+    for (const AxisTick& t : bar_ticks(scale)) {
+      const double y = kTitle + (1.0 - bar_position(scale, t.value)) * ph;
+      cairo_move_to(cr, bar_left + kBarWidth, std::round(y) + 0.5);
+      cairo_line_to(cr, bar_left + kBarWidth + 5, std::round(y) + 0.5);
+      cairo_stroke(cr);
+      text(t.label, bar_left + kBarWidth + 8, y, 0.0, 0.5);
+    }
+    text(scale.label, bar_left + kBarWidth / 2.0, kTitle + ph + 18, 0.5, 0.5);
+    for (const AxisTick& t : linear_ticks(x0, x1, 5)) {
+      const double x = kMargin + (t.value - x0) / (x1 - x0) * pw;
+      cairo_move_to(cr, std::round(x) + 0.5, kTitle + ph);
+      cairo_line_to(cr, std::round(x) + 0.5, kTitle + ph + 5);
+      cairo_stroke(cr);
+      text(t.label, x, kTitle + ph + 16, 0.5, 0.5);
+    }
+    for (const AxisTick& t : linear_ticks(y0, y1, 5)) {
+      const double y = kTitle + (1.0 - (t.value - y0) / (y1 - y0)) * ph;
+      cairo_move_to(cr, kMargin - 5, std::round(y) + 0.5);
+      cairo_line_to(cr, kMargin, std::round(y) + 0.5);
+      cairo_stroke(cr);
+      text(t.label, kMargin - 8, y, 1.0, 0.5);
+    }
+    text(x_label, kMargin + pw / 2.0, kTitle + ph + 40, 0.5, 0.5);
+    text(y_label, 12, kTitle + ph / 2.0, 0.5, 0.5);
+#else
+    (void)cr;
+#endif
+  });
+  return page;
+}
+
+}  // namespace orrery

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// `orrery chaos` as a user runs it: the SALI map of the Hénon–Heiles section at E = 1/8 on a small
+// grid (picture and HDF5 written together, the chaotic fraction printed and stored, the
+// literature's regular islands regular and its chaotic orbit chaotic), a file of chosen starts,
+// and refusals before any work.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "orrery/io/hdf5_file.hpp"
+#include "orrery/io/png_file.hpp"
+#include "refused_before_work.hpp"
+#include "run_cli.hpp"
+
+namespace orrery {
+namespace {
+
+using test::run_cli;
+
+TEST(ChaosCli, SaliMapOfTheHenonHeilesSection) {
+  test::TempDir dir;
+  const auto r = run_cli({"chaos", "--problem", "henon-heiles", "--energy", "0.125", "--plane",
+                          "y:py", "--resolution", "24", "--indicator", "sali", "--dt", "0.01",
+                          "--t-end", "500", "--samples", "5", "--out", "sali.png", "--data",
+                          "sali.h5"},
+                         dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("chaotic (sali < 1e-08)"), std::string::npos) << r.out;
+  const RgbImage picture = read_png(dir / "sali.png");
+  EXPECT_GT(picture.width, 24);
+  h5::Handle file = h5::open_file((dir / "sali.h5").string());
+  EXPECT_EQ(h5::read_attribute(file.id(), "format").text, "orrery-chaos");
+  EXPECT_EQ(h5::read_attribute(file.id(), "indicator").text, "sali");
+  std::vector<hsize_t> dims;
+  const auto values = h5::read_dataset<double>(file.id(), "values", &dims);
+  ASSERT_EQ(dims.size(), 3u);
+  EXPECT_EQ(dims[0], 5u);
+  const auto sali = h5::read_dataset<double>(file.id(), "indicator");
+  const double fraction = h5::read_attribute(file.id(), "chaotic_fraction").reals.at(0);
+  std::size_t chaotic = 0;
+  for (double v : sali) chaotic += v < 1e-8;
+  EXPECT_DOUBLE_EQ(fraction, static_cast<double>(chaotic) / static_cast<double>(sali.size()));
+  // At E = 1/8 the section is about half chaotic sea, half islands (the picture in
+  // docs/guide/chaos.md; Gerlach & Skokos 2011 count the chaotic orbits of this section).
+  EXPECT_GT(fraction, 0.25);
+  EXPECT_LT(fraction, 0.75);
+  // The centre of the large island (y, py) ≈ (0.15, 0) is regular; its last sample's SALI is
+  // the indicator's value.
+  const auto start = h5::read_dataset<double>(file.id(), "start_state");
+  const std::size_t n = sali.size();
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::abs(start[4 * i + 1] - 0.15) < 0.03 && std::abs(start[4 * i + 3]) < 0.03)
+      EXPECT_GT(sali[i], 1e-4) << "y " << start[4 * i + 1] << " py " << start[4 * i + 3];
+  EXPECT_EQ(values[(4 * 1 + 0) * n + 0], sali[0]);
+}
+
+TEST(ChaosCli, ChosenStartsFromAFileGiveTheirIndicators) {
+  test::TempDir dir;
+  // The literature's chaotic orbit and a start in the central island.
+  std::ofstream(dir / "starts.csv") << "x,y,px,py\n0,-0.25,0.42081,0\n0,0.15,0.47932,0\n";
+  const auto r = run_cli({"chaos", "--problem", "henon-heiles", "--starts", "starts.csv",
+                          "--indicator", "megno", "--dt", "0.01", "--t-end", "2000",
+                          "--threshold", "4", "--data", "m.h5"},
+                         dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  h5::Handle file = h5::open_file((dir / "m.h5").string());
+  const auto megno = h5::read_dataset<double>(file.id(), "indicator");
+  ASSERT_EQ(megno.size(), 2u);
+  EXPECT_GT(megno[0], 10.0) << "chaotic: <Y> grows like lambda t / 2";
+  EXPECT_NEAR(megno[1], 2.0, 0.2) << "regular: <Y> tends to 2";
+  EXPECT_EQ(h5::read_attribute(file.id(), "chaotic_fraction").reals.at(0), 0.5);
+}
+
+TEST(ChaosCli, BadInputIsRefusedBeforeWork) {
+  test::TempDir dir;
+  const std::vector<test::RefusalCase> cases{
+      {{"--indicator", "entropy"}, "--indicator"},
+      {{"--every", "7", "--steps", "1000"}, "--every"},
+      {{"--precision", "fp32"}, "--precision"},
+      {{"--integrator", "ab2"}, "--integrator"},
+      {{"--integrator", "leapfrog,rk4"}, "--integrator"},
+      {{"--problem", "three-body", "--indicator", "spectrum", "--x1-range", "0:1",
+        "--y1-range", "0:1", "--plane", "x1:y1"},
+       "--indicator"},
+      {{"--indicator", "sali", "--threshold", "2"}, "--threshold"},
+      {{"--threshold", "lots"}, "--threshold"},
+      {{"--starts", "random"}, "--out"},
+      {{"--samples", "1000"}, "--samples"},
+      {{"--backend", "cuda"}, "--backend"},
+  };
+  test::expect_refused_before_work({"chaos", "--resolution", "4", "--steps", "1000"}, "never.png",
+                                   cases, dir.path());
+}
+
+}  // namespace
+}  // namespace orrery
