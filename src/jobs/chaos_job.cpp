@@ -61,11 +61,6 @@ void validate(const ChaosJob& job) {
   if (job.ensemble.tolerance > 0)
     throw ParameterError("--tolerance", fmt::format("{}", job.ensemble.tolerance),
                          "none: the chaos lanes take fixed steps");
-  if (job.ensemble.backend == Backend::cuda)
-    throw ParameterError("--backend", to_string(Backend::cuda),
-                         fmt::format("{} or {}: the chaos indicators run on the CPU lanes (no GPU "
-                                     "kernel for them yet)",
-                                     to_string(Backend::cpu), to_string(Backend::automatic)));
   if (!job.ensemble.section.empty())
     throw ParameterError("--section", job.ensemble.section, "none (orrery ensemble --section)");
   const EnsembleJob e = quiet_ensemble(job);

@@ -64,6 +64,7 @@ void expect_lanes_match_scalar(ChaosKernel kernel) {
   const ChaosSetup s = henon_heiles_setup(rows, kernel);
   for (int threads : {1, 2}) {
     EnsembleRunOptions options;
+    options.backend = Backend::cpu;
     options.threads = threads;
     const ChaosOutcome o = run_chaos(s, options);
     const auto n = static_cast<std::size_t>(o.trajectories);
@@ -104,7 +105,9 @@ TEST(ChaosLanes, LorenzSpectrum) {
   s.kernel = ChaosKernel::spectrum;
   s.every = 10;
   s.samples = 1;
-  const ChaosOutcome o = run_chaos(s, {});
+  EnsembleRunOptions on_cpu;
+  on_cpu.backend = Backend::cpu;
+  const ChaosOutcome o = run_chaos(s, on_cpu);
   ASSERT_EQ(o.outputs, 3);
   const double l1 = o.values[0], l2 = o.values[1], l3 = o.values[2];
   EXPECT_NEAR(l1, 0.9056, kFiniteTime);

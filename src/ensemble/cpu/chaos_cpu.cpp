@@ -7,12 +7,17 @@
 
 #include "device/cpu/cpu_isa.hpp"
 #include "device/cpu/on_threads.hpp"
+#include "ensemble/backend_choice.hpp"
 #include "ensemble/cpu/chaos_task_source.hpp"
 #include "orrery/core/backend.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/seconds_since.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
 #include "orrery/ensemble/chaos/chaos_run.hpp"
+
+#if ORRERY_WITH_CUDA
+#include "ensemble/cuda/chaos_cuda.hpp"
+#endif
 
 namespace orrery {
 
@@ -33,17 +38,12 @@ void run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options, Chaos
   out.info.kernel = kernel.name;
   out.info.threads = threads;
   out.info.note = cpu_threads_note(options.threads);
-  if (options.backend == Backend::automatic && out.info.note.empty())
-    out.info.note = "the chaos indicators run on the CPU lanes (no GPU kernel for them yet)";
 }
 }  // namespace cpu
 
 ChaosOutcome run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options) {
   check_chaos_setup(setup);
-  if (options.backend == Backend::cuda)
-    throw ParameterError("backend", to_string(Backend::cuda),
-                         fmt::format("{} or {}: no GPU kernel for the chaos indicators yet",
-                                     to_string(Backend::cpu), to_string(Backend::automatic)));
+  const BackendChoice choice = choose_backend(options.backend, options.devices);
   const auto start = std::chrono::steady_clock::now();
   ChaosOutcome out;
   const std::int64_t n = setup.ensemble.trajectories;
@@ -60,7 +60,13 @@ ChaosOutcome run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& option
   for (int s = 1; s <= setup.samples; ++s)
     out.sample_time.push_back(setup.ensemble.dt * static_cast<double>(
                                   setup.every * ((intervals * s + setup.samples - 1) / setup.samples)));
-  cpu::run_chaos(setup, options, out);
+#if ORRERY_WITH_CUDA
+  if (choice.on_gpu) cuda::run_chaos(setup, options, out);
+#endif
+  if (!choice.on_gpu) {
+    cpu::run_chaos(setup, options, out);
+    out.info.note = cpu_run_note(choice, options.backend, out.info.note);
+  }
   out.info.wall_seconds = seconds_since(start);
   return out;
 }

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// The CUDA chaos kernel (src/ensemble/cuda/chaos_kernel.cuh) against the CPU chaos lanes: the same
+// ORRERY_HD agent in fp64 with correctly rounded operations only, so every indicator value and
+// every final state has the CPU's bits — for each problem (Hénon–Heiles from rows, Lorenz from a
+// swept parameter, the user's polynomial with its data, three bodies), indicator kernel and
+// chaos integrator, on trajectory counts that fill no warp exactly. Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ensemble/ensemble_setups.hpp"
+#include "orrery/device/cuda_presence.hpp"
+#include "orrery/ensemble/chaos/chaos_run.hpp"
+
+namespace orrery {
+namespace {
+
+class ChaosCuda : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (cuda_device_count(&why) == 0) GTEST_SKIP() << "no CUDA device: " << why;
+  }
+};
+
+ChaosOutcome run_on(const ChaosSetup& s, Backend backend) {
+  EnsembleRunOptions o;
+  o.backend = backend;
+  return run_chaos(s, o);
+}
+
+// Every value and final-state word of the two runs bitwise equal.
+void expect_same_bits(const ChaosSetup& s, const std::string& what) {
+  const ChaosOutcome gpu = run_on(s, Backend::cuda), cpu = run_on(s, Backend::cpu);
+  ASSERT_EQ(gpu.info.backend, "cuda") << what;
+  ASSERT_EQ(gpu.values.size(), cpu.values.size()) << what;
+  ASSERT_GT(cpu.values.size(), 0u) << what;
+  for (std::size_t i = 0; i < cpu.values.size(); ++i)
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(gpu.values[i]),
+              std::bit_cast<std::uint64_t>(cpu.values[i]))
+        << what << ": value " << i << " GPU " << gpu.values[i] << " CPU " << cpu.values[i];
+  ASSERT_EQ(gpu.ensemble.final_state.size(), cpu.ensemble.final_state.size()) << what;
+  for (std::size_t i = 0; i < cpu.ensemble.final_state.size(); ++i)
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(gpu.ensemble.final_state[i]),
+              std::bit_cast<std::uint64_t>(cpu.ensemble.final_state[i]))
+        << what << ": final word " << i;
+}
+
+ChaosSetup chaos_of(const test::SmallEnsemble& e, ChaosKernel kernel) {
+  ChaosSetup s;
+  s.ensemble = e.setup();
+  s.kernel = kernel;
+  s.every = 10;
+  s.samples = 3;
+  return s;
+}
+
+constexpr ChaosKernel kKernels[] = {ChaosKernel::growth, ChaosKernel::sali,
+                                    ChaosKernel::spectrum};
+const char* const kIntegrators[] = {"leapfrog", "yoshida4", "yoshida6", "rk4", "dop853"};
+
+TEST_F(ChaosCuda, EveryIndicatorAndIntegratorGivesTheCpuBits) {
+  test::SmallEnsemble hh;
+  hh.rows = test::henon_heiles_rows(0.125, 301);
+  hh.steps = 2000;
+  test::SmallEnsemble poly = hh;
+  poly.potential = test::kHenonHeilesPotential;
+  for (const char* integrator : kIntegrators)
+    for (ChaosKernel kernel : kKernels) {
+      const std::string what = std::string(integrator) + " kernel " +
+                               std::to_string(static_cast<int>(kernel));
+      hh.integrator = poly.integrator = integrator;
+      expect_same_bits(chaos_of(hh, kernel), "henon-heiles " + what);
+      expect_same_bits(chaos_of(poly, kernel), "polynomial " + what);
+    }
+}
+
+TEST_F(ChaosCuda, SweptAndThreeBodyRunsGiveTheCpuBits) {
+  test::SmallEnsemble lorenz = test::lorenz_benchmark(1001);
+  lorenz.steps = 2000;
+  for (const char* integrator : {"rk4", "dop853"})
+    for (ChaosKernel kernel : kKernels) {
+      lorenz.integrator = integrator;
+      expect_same_bits(chaos_of(lorenz, kernel),
+                       std::string("lorenz ") + integrator + " kernel " +
+                           std::to_string(static_cast<int>(kernel)));
+    }
+  test::SmallEnsemble three;
+  three.problem = "three-body";
+  three.rows = test::three_body_rows(37);
+  three.dt = 1e-3;
+  three.steps = 2000;
+  for (const char* integrator : {"leapfrog", "rk4"})
+    for (ChaosKernel kernel : {ChaosKernel::growth, ChaosKernel::sali}) {
+      three.integrator = integrator;
+      expect_same_bits(chaos_of(three, kernel),
+                       std::string("three-body ") + integrator + " kernel " +
+                           std::to_string(static_cast<int>(kernel)));
+    }
+}
+
+}  // namespace
+}  // namespace orrery
