@@ -20,13 +20,13 @@ namespace orrery {
 
 namespace {
 
-enum Column { kId, kMass, kX, kY, kZ, kVx, kVy, kVz, kSoftening, kColumns };
+enum CsvColumn { kId, kMass, kX, kY, kZ, kVx, kVy, kVz, kSoftening, kColumns };
 
-struct ColumnName {
+struct CsvColumnName {
   std::string_view name;
-  Column column;
+  CsvColumn column;
 };
-constexpr std::array<ColumnName, 10> kNames{{{"id", kId},
+constexpr std::array<CsvColumnName, 10> kNames{{{"id", kId},
                                              {"m", kMass},
                                              {"mass", kMass},
                                              {"x", kX},
@@ -38,7 +38,7 @@ constexpr std::array<ColumnName, 10> kNames{{{"id", kId},
                                              {"softening", kSoftening}}};
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 constexpr const char* kAccepted = "one of: m (or mass), x, y, z, vx, vy, vz, id, softening";
-constexpr std::array<Column, 7> kRequired{kMass, kX, kY, kZ, kVx, kVy, kVz};
+constexpr std::array<CsvColumn, 7> kRequired{kMass, kX, kY, kZ, kVx, kVy, kVz};
 constexpr std::array<const char*, kColumns> kCanonical{"id", "m",  "x",  "y",        "z",
                                                        "vx", "vy", "vz", "softening"};
 
@@ -206,7 +206,7 @@ Particles<double> read_particle_csv(const std::filesystem::path& path) {
       for (std::size_t k = 0; k < fields.size(); ++k) {
         const std::string name = lower(fields[k]);
         const auto* known = std::find_if(kNames.begin(), kNames.end(),
-                                         [&](const ColumnName& c) { return c.name == name; });
+                                         [&](const CsvColumnName& c) { return c.name == name; });
         const std::string column = fmt::format("{} column {}", where, k + 1);
         if (known == kNames.end()) throw ParameterError(column, std::string(fields[k]), kAccepted);
         if (index[known->column] >= 0)
@@ -218,7 +218,7 @@ Particles<double> read_particle_csv(const std::filesystem::path& path) {
         header.emplace_back(fields[k]);
       }
       std::string missing;
-      for (Column c : kRequired)
+      for (CsvColumn c : kRequired)
         if (index[c] < 0)
           missing += fmt::format("{}{}", missing.empty() ? "" : ", ", kCanonical[c]);
       if (!missing.empty())
