@@ -100,13 +100,7 @@ class ChaosCommand final : public Command {
     std::function<void(const EnsembleProgress&)> on_progress;
     if (progress.enabled())
       on_progress = [&](const EnsembleProgress& p) {
-        progress.update(fmt::format("chaos {}: {}/{}", job.indicator, p.trajectories_done,
-                                    p.trajectories_total),
-                        p.trajectories_total > 0 ? static_cast<double>(p.trajectories_done) /
-                                                       static_cast<double>(p.trajectories_total)
-                                                 : 0.0,
-                        p.seconds > 0 ? static_cast<double>(p.trajectories_done) / p.seconds : 0.0,
-                        p.seconds);
+        show_trajectories(progress, "chaos " + job.indicator, p);
       };
     const ChaosJobOutcome o = run_chaos_job(job, on_progress);
     progress.finish();

@@ -85,13 +85,7 @@ class EnsembleCommand final : public Command {
     };
     if (progress.enabled())
       observer.progress = [&](const EnsembleProgress& p) {
-        progress.update(fmt::format("{}: {}/{}", position, p.trajectories_done,
-                                    p.trajectories_total),
-                        p.trajectories_total > 0 ? static_cast<double>(p.trajectories_done) /
-                                                       static_cast<double>(p.trajectories_total)
-                                                 : 0.0,
-                        p.seconds > 0 ? static_cast<double>(p.trajectories_done) / p.seconds : 0.0,
-                        p.seconds);
+        show_trajectories(progress, position, p);
       };
     const EnsembleJobOutcome outcome = run_ensemble_job(job, observer);
     progress.finish();

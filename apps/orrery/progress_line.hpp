@@ -30,4 +30,17 @@ class ProgressLine {
 
 std::string format_duration(double seconds);
 
+// An ensemble's progress (`orrery ensemble`, `orrery chaos`): "WHAT: done/total" trajectories,
+// their fraction and rate.
+template <class Progress>
+void show_trajectories(ProgressLine& line, const std::string& what, const Progress& p) {
+  line.update(what + ": " + std::to_string(p.trajectories_done) + "/" +
+                  std::to_string(p.trajectories_total),
+              p.trajectories_total > 0 ? static_cast<double>(p.trajectories_done) /
+                                             static_cast<double>(p.trajectories_total)
+                                       : 0.0,
+              p.seconds > 0 ? static_cast<double>(p.trajectories_done) / p.seconds : 0.0,
+              p.seconds);
+}
+
 }  // namespace orrery::cli
