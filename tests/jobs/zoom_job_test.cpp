@@ -177,9 +177,10 @@ TEST(ZoomJob, AFrameOfGrowingStepsIsTheMapOfItsWindowAtItsSteps) {
   EXPECT_EQ(last.params.steps, 6000) << "each frame's data records its steps";
   EXPECT_EQ(read_divergence_map_file(dir / "data" / "frame_000001.h5").params.steps, 4500);
   EXPECT_EQ(last.map.counts, expected.map.counts);
-  // Some pixels diverge only after the first frame's 3000 steps: the longer run saw them.
+  // Counts beyond the first frame's 3000 steps (pixels that have not diverged by 6000 read 6000):
+  // the equality above is with the map at 6000 steps, not at 3000.
   EXPECT_TRUE(std::any_of(last.map.counts.begin(), last.map.counts.end(),
-                          [](std::int32_t c) { return c > 3000 && c < 6000; }));
+                          [](std::int32_t c) { return c > 3000; }));
   // The record of a zoom of growing steps names the schedule; that of one step count does not,
   // so that a folder made before the schedule existed resumes.
   const std::string record = test::read_text(dir / "frames" / "zoom.toml");
