@@ -76,7 +76,10 @@ TEST(ChaosCli, ChosenStartsFromAFileGiveTheirIndicators) {
   const auto megno = h5::read_dataset<double>(file.id(), "indicator");
   ASSERT_EQ(megno.size(), 2u);
   EXPECT_GT(megno[0], 10.0) << "chaotic: <Y> grows like lambda t / 2";
-  EXPECT_NEAR(megno[1], 2.0, 0.2) << "regular: <Y> tends to 2";
+  // <Y> of a quasi-periodic orbit tends to 2, its oscillation decaying like 1/t: at t = 2000 it
+  // is within a tenth of 2, far from a chaotic orbit's λt/2 (~50).
+  constexpr double kMegnoRegularAt2000 = 0.2;
+  EXPECT_NEAR(megno[1], 2.0, kMegnoRegularAt2000) << "regular: <Y> tends to 2";
   EXPECT_EQ(h5::read_attribute(file.id(), "chaotic_fraction").reals.at(0), 0.5);
 }
 

@@ -125,10 +125,13 @@ TEST(ChaosIndicators, HenonHeilesChaoticOrbit) {
   const auto& last = run.out.back();
   EXPECT_GT(last[Growth::lyapunov], kLowest);
   EXPECT_LT(last[Growth::lyapunov], kHighest);
-  // ⟨Y⟩ ≈ λ t / 2 on a chaotic orbit, and FLI ≈ λ t.
+  // ⟨Y⟩ ≈ λ t / 2 on a chaotic orbit, and FLI ≈ λ t: asymptotic relations, whose finite-time
+  // offsets (⟨Y⟩'s average over the early transient, FLI's sup over fluctuations of ln|w|) are
+  // a fraction of the value at t = 10⁴, larger for the averaged ⟨Y⟩.
+  constexpr double kMegnoSlope = 0.2, kFliSlope = 0.1;
   const double t = run.time.back();
-  EXPECT_NEAR(last[Growth::megno] / (last[Growth::lyapunov] * t / 2), 1.0, 0.2);
-  EXPECT_NEAR(last[Growth::fli] / (last[Growth::lyapunov] * t), 1.0, 0.1);
+  EXPECT_NEAR(last[Growth::megno] / (last[Growth::lyapunov] * t / 2), 1.0, kMegnoSlope);
+  EXPECT_NEAR(last[Growth::fli] / (last[Growth::lyapunov] * t), 1.0, kFliSlope);
 }
 
 TEST(ChaosIndicators, SaliFallsExponentiallyOnAChaoticOrbitAndStaysOnARegularOne) {
@@ -137,11 +140,16 @@ TEST(ChaosIndicators, SaliFallsExponentiallyOnAChaoticOrbitAndStaysOnARegularOne
   IndicatorRun<HenonHeilesProblem, Yoshida4, SaliIndicator> chaotic(kHenonHeilesChaotic, 0.01,
                                                                      200000, 10, 4);
   EXPECT_LT(chaotic.out.back()[0], kChaoticSali);
-  // Exponential: log SALI falls with t (each sample well below the previous until rounding).
-  EXPECT_LT(chaotic.out[1][0], 1e-2 * chaotic.out[0][0]);
+  // Exponential: log SALI falls with t (each sample well below the previous until rounding):
+  // over a quarter of the run, λ ≈ 0.05 × 500 is ~10 e-foldings, so at least two decades.
+  constexpr double kDecadesAQuarter = 1e-2;
+  EXPECT_LT(chaotic.out[1][0], kDecadesAQuarter * chaotic.out[0][0]);
   IndicatorRun<Oscillators<1>, Yoshida4, SaliIndicator> regular({0.5, 0.0, 0.2, 0.4}, 0.01, 200000,
                                                                 10, 4);
-  for (const auto& v : regular.out) EXPECT_GT(v[0], 1e-3);
+  // A regular orbit's SALI oscillates about a positive value (0.04 here at its least), far
+  // above what a chaotic one reaches.
+  constexpr double kRegularSali = 1e-3;
+  for (const auto& v : regular.out) EXPECT_GT(v[0], kRegularSali);
 }
 
 TEST(ChaosIndicators, SpectrumComesInPairsSummingToZero) {
@@ -149,12 +157,17 @@ TEST(ChaosIndicators, SpectrumComesInPairsSummingToZero) {
                                                                     1000000, 10, 2);
   const auto& l = run.out.back();
   // Σ λ_i = ln|det M| / t and a symplectic step has det M = 1: zero to rounding.
-  EXPECT_NEAR(l[0] + l[1] + l[2] + l[3], 0.0, 1e-12);
-  // The pairs ±λ at finite time agree to the convergence of the exponents (~1/t).
-  EXPECT_NEAR(l[0] + l[3], 0.0, 1e-3);
-  EXPECT_NEAR(l[1] + l[2], 0.0, 1e-3);
-  EXPECT_GT(l[0], 0.03);
-  EXPECT_LT(std::abs(l[1]), 0.01);
+  constexpr double kVolumeRounding = 1e-12;
+  EXPECT_NEAR(l[0] + l[1] + l[2] + l[3], 0.0, kVolumeRounding);
+  // The pairs ±λ at finite time agree to the convergence of the exponents (~1/t, t = 10⁴).
+  constexpr double kPairConvergence = 1e-3;
+  EXPECT_NEAR(l[0] + l[3], 0.0, kPairConvergence);
+  EXPECT_NEAR(l[1] + l[2], 0.0, kPairConvergence);
+  // λ₁ in the band of HenonHeilesChaoticOrbit; λ₂ the exponent along the flow and the energy
+  // surface, zero but for its ~1/t convergence.
+  constexpr double kLeastChaoticExponent = 0.03, kZeroExponent = 0.01;
+  EXPECT_GT(l[0], kLeastChaoticExponent);
+  EXPECT_LT(std::abs(l[1]), kZeroExponent);
   // QR's first column is the one vector of the Growth indicators, renormalised by the same
   // operations: the same exponent, bit for bit.
   IndicatorRun<HenonHeilesProblem, Yoshida4, GrowthIndicators> growth(kHenonHeilesChaotic, 0.01,
