@@ -109,13 +109,16 @@ struct LaneBlock {
 
   LaneBlock(const EnsembleSetup& s, const typename Problem::Data& data, std::int64_t first,
             std::int64_t count) {
-    for (int l = 0; l < L; ++l) {
-      start_row(s.starts, D + P, first + std::min<std::int64_t>(l, count - 1), s.trajectories,
-                rows[l]);
-      for (int w = 0; w < D; ++w) System::word(st, w)[l] = static_cast<R>(rows[l][w]);
-      for (int w = 0; w < P; ++w) k.value[w][l] = static_cast<R>(rows[l][D + w]);
-      if constexpr (Problem::has_energy) e0[l] = Problem::energy(data, rows[l] + D, rows[l]);
-    }
+    for (int l = 0; l < L; ++l) load(s, data, l, first + std::min<std::int64_t>(l, count - 1));
+  }
+  LaneBlock() = default;
+
+  // Lane l's start: trajectory i's row.
+  void load(const EnsembleSetup& s, const typename Problem::Data& data, int l, std::int64_t i) {
+    start_row(s.starts, D + P, i, s.trajectories, rows[l]);
+    for (int w = 0; w < D; ++w) System::word(st, w)[l] = static_cast<R>(rows[l][w]);
+    for (int w = 0; w < P; ++w) k.value[w][l] = static_cast<R>(rows[l][D + w]);
+    if constexpr (Problem::has_energy) e0[l] = Problem::energy(data, rows[l] + D, rows[l]);
   }
 
   // The relative energy drift of lane l's trajectory at `now`.

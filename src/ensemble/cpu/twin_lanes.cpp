@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The CPU divergence-map kernel, compiled once per instruction set and group of map integrators
 // (ORRERY_CPU_KERNEL names the variant, with CMake's -march for it; ORRERY_MAP_INTEGRATORS the
-// comma-separated indices into ensemble/map_integrators.hpp that one object holds). One SIMD lane integrates one pixel's twin pair with
-// the shared ORRERY_HD problem (problems/divergence3/twin_divergence.hpp); when a pixel
-// finishes, its lane takes the next pixel at once, so every lane-step is useful work whatever
-// the mix of early and late divergence.
+// comma-separated indices into ensemble/map_integrators.hpp that one object holds). One SIMD lane
+// integrates one pixel's twin pair with the shared ORRERY_HD problem
+// (problems/divergence3/twin_divergence.hpp); the lanes' agent (lane_agent.hpp) refills a lane
+// whose pixel finishes at once, so every lane-step is useful work whatever the mix of early and
+// late divergence.
 #include <cmath>
-#include <limits>
 
+#include "ensemble/cpu/lane_agent.hpp"
 #include "ensemble/cpu/twin_task_source.hpp"
 #include "orrery/core/simd.hpp"
 #include "ensemble/map_kernel_dispatch.hpp"
@@ -22,33 +23,47 @@
 namespace orrery::cpu::ORRERY_CPU_KERNEL {
 namespace {
 
+// The map's client of the lanes' agent (lane_agent.hpp): a task is a pixel, its start the twin
+// pair of that pixel, its stop rule the separation beyond the critical distance, its record the
+// int32 count (with whether the separation was not finite).
+//
 // The varied body is chosen at run time here, not compiled in as on the GPU (whose registers
 // need the index): one kernel per precision, not three, with the same arithmetic, since only the
 // start and the observable depend on the body, and the observable's switch keeps each index
 // known at compile time.
 template <int I, Precision P>
-void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
+struct TwinLanes {
   using Traits = PrecisionTraits<P>;
   using R = typename Traits::Real;
   using V = stdx::native_simd<R>;
   using Mask = typename V::mask_type;
   using Problem = TwinDivergence<map_integrator_t<I>, V, typename Traits::InverseCube, 0>;
-  constexpr int L = static_cast<int>(V::size());
-  constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+  static constexpr int lanes = static_cast<int>(V::size());
+  static constexpr int samples = 1;
+  static constexpr int starter_steps = Problem::starter_steps;
+  static constexpr bool stop_rule = true;
 
+  TwinLanes(const DivergenceSetup& setup, TwinTaskSource& source) : s(setup), src(source) {}
+
+  const DivergenceSetup& s;
+  TwinTaskSource& src;
+  const std::int64_t steps = s.steps;
   const typename Problem::Gravity gravity = Problem::gravity(s);
-  const V dt(static_cast<R>(s.dt));
-  const V dc2(static_cast<R>(s.critical_distance2));
-
+  const V dt = V(static_cast<R>(s.dt));
+  const V dc2 = V(static_cast<R>(s.critical_distance2));
   typename Problem::State st;
-  std::int64_t task[L];
-  std::int64_t start[L];
-  Mask active(false);
+  V d2;  // the separations of the last stop check
   Tile tile;
   std::int64_t finished_pixels = 0, finished_steps = 0;
 
-  const auto set_lane = [&](BodyState<V, kMapBodies>& dst, const BodyState<double, kMapBodies>& x,
-                            int l) {
+  bool next(std::int64_t& task) {
+    if (tile.next == tile.size && !src.next_tile(tile, finished_pixels, finished_steps))
+      return false;
+    task = static_cast<std::int64_t>(tile.items[tile.next++]);
+    return true;
+  }
+  static void set_lane(BodyState<V, kMapBodies>& dst, const BodyState<double, kMapBodies>& x,
+                       int l) {
     for (int n = 0; n < kMapBodies; ++n) {
       dst.x[n].x[l] = static_cast<R>(x.x[n].x);
       dst.x[n].y[l] = static_cast<R>(x.x[n].y);
@@ -57,90 +72,42 @@ void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
       dst.v[n].y[l] = static_cast<R>(x.v[n].y);
       dst.v[n].z[l] = static_cast<R>(x.v[n].z);
     }
-  };
-  // Lane l's start; the integrator's start is made for all lanes once their starts are in
-  // (begin(), below: recomputing a lane's kept values from its unchanged state gives their bits).
-  const auto load = [&](int l, std::int64_t t) {
+  }
+  void load(int l, std::int64_t task) {
     std::int64_t j = 0, k = 0;
-    src.pixel_of(t, j, k);
+    src.pixel_of(task, j, k);
     const TwinStart ts = twin_start(s, j, k);
     set_lane(st.base, ts.base, l);
     set_lane(st.twin, ts.twin, l);
-  };
-  // Gives lane l the next task, starting at global step n; an idle lane keeps integrating a
-  // finite copy of its last pixel so that it never feeds NaN or denormals to the vector units.
-  const auto assign = [&](int l, std::int64_t n) {
-    if (tile.next == tile.size && !src.next_tile(tile, finished_pixels, finished_steps)) {
-      active[l] = false;
-      return;
-    }
-    task[l] = static_cast<std::int64_t>(tile.items[tile.next++]);
-    start[l] = n;
-    active[l] = true;
-    load(l, task[l]);
-  };
-  const auto finish = [&](int l, std::int64_t count, bool nonfinite) {
-    src.counts[task[l]] = static_cast<std::int32_t>(count);
-    src.nonfinite[task[l]] = nonfinite ? 1 : 0;
+  }
+  void begin() { Problem::begin(st, gravity); }
+  Mask stopped() {
+    d2 = s.body == 0   ? Problem::template separation2<0>(st)
+         : s.body == 1 ? Problem::template separation2<1>(st)
+                       : Problem::template separation2<2>(st);
+    return !(d2 <= dc2);  // NaN compares false: a non-finite pixel stops
+  }
+  void sample(int, std::int64_t, int) {}
+  void finish(int l, std::int64_t task, std::int64_t count, bool stopped) {
+    src.counts[task] = static_cast<std::int32_t>(count);
+    src.nonfinite[task] = stopped && !std::isfinite(static_cast<double>(d2[l])) ? 1 : 0;
     finished_pixels += 1;
     finished_steps += count;
-  };
-  const auto next_deadline = [&]() {
-    std::int64_t d = kNever;
-    for (int l = 0; l < L; ++l)
-      if (active[l] && start[l] + s.steps < d) d = start[l] + s.steps;
-    return d;
-  };
-  // Lanes in their trajectory's first steps, for multistep starters (n: the thread's clock).
-  const auto starting = [&](std::int64_t n) {
-    if constexpr (Problem::starter_steps > 0) {
-      Mask m(false);
-      for (int l = 0; l < L; ++l) m[l] = n - start[l] < Problem::starter_steps;
-      return m;
-    } else {
-      return false;
-    }
-  };
-
-  for (int l = 0; l < L; ++l) assign(l, 0);
-  if (stdx::none_of(active)) return;
-  for (int l = 0; l < L; ++l)
-    if (!active[l]) load(l, task[stdx::find_first_set(active)]);
-  Problem::begin(st, gravity);
-
-  std::int64_t n = 0;  // this thread's step clock; lane l is at step n − start[l] of its pixel
-  std::int64_t deadline = next_deadline();
-  while (stdx::any_of(active)) {
-    if (n == deadline) {  // lanes that passed all `steps` checks
-      for (int l = 0; l < L; ++l)
-        if (active[l] && n - start[l] == s.steps) {
-          finish(l, s.steps, false);
-          assign(l, n);
-          if (!active[l]) load(l, task[l]);
-        }
-      Problem::begin(st, gravity);
-      deadline = next_deadline();
-      continue;
-    }
-    const V d2 = s.body == 0   ? Problem::template separation2<0>(st)
-                 : s.body == 1 ? Problem::template separation2<1>(st)
-                               : Problem::template separation2<2>(st);
-    const Mask diverged = !(d2 <= dc2) && active;  // NaN compares false: a non-finite pixel stops
-    if (stdx::any_of(diverged)) {
-      for (int l = 0; l < L; ++l)
-        if (diverged[l]) {
-          finish(l, n - start[l], !std::isfinite(static_cast<double>(d2[l])));
-          assign(l, n);
-          if (!active[l]) load(l, task[l]);
-        }
-      Problem::begin(st, gravity);
-      deadline = next_deadline();
-      continue;  // fresh lanes are checked at their step 0 before anything moves
-    }
-    Problem::advance(st, gravity, dt, starting(n));
-    ++n;
   }
-  src.hand_in(finished_pixels, finished_steps);
+  void step(const Mask& starting) {
+    if constexpr (starter_steps > 0)
+      Problem::advance(st, gravity, dt, starting);
+    else
+      Problem::advance(st, gravity, dt, false);
+  }
+  void run(std::int64_t) {}
+  void end() { src.hand_in(finished_pixels, finished_steps); }
+};
+
+template <int I, Precision P>
+void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
+  TwinLanes<I, P> lanes(s, src);
+  run_lane_agent(lanes);
 }
 
 }  // namespace
