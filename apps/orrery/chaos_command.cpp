@@ -66,6 +66,9 @@ class ChaosCommand final : public Command {
                      "sali: below; default for sali 1e-8, none for the others): the chaotic "
                      "fraction is printed and stored")
         ->type_name("X");
+    app_->add_flag("--exact", job_.exact,
+                   "on the GPU, evaluate 1/r^3 with correctly rounded sqrt and division as the "
+                   "CPU does (three bodies): the CPU's values bit for bit, slower");
     app_->add_option("--out", job_.out, "PNG of the indicator over the plane (grid starts)")
         ->type_name("PATH");
     app_->add_option("--data", job_.data, "HDF5 file of every start's values")->type_name("PATH");

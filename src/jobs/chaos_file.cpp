@@ -10,6 +10,7 @@
 //   and the chaotic fraction (when a threshold applies), the starts' description, the version
 //
 // Written whole in memory and put in place atomically with the picture (io/output_set.hpp).
+#include <cstdint>
 #include <span>
 
 #include <fmt/format.h>
@@ -86,6 +87,7 @@ std::string encode_chaos_file(const std::string& name, const ChaosJob& job,
   h5::write_attribute(file.id(), "value_names", output_names(outcome));
   h5::write_attribute(file.id(), "integrator_run", outcome.integrator);
   h5::write_attribute(file.id(), "every", job.every);
+  h5::write_attribute(file.id(), "exact", std::int64_t{job.exact});
   h5::write_attribute(file.id(), "steps_run", outcome.steps);
   h5::write_attribute(file.id(), "state_names", joined(info.state_names));
   h5::write_attribute(file.id(), "parameter_names", joined(info.parameter_names));

@@ -139,6 +139,7 @@ ChaosJobOutcome run_chaos_job(const ChaosJob& job,
   setup.kernel = outcome.indicator.kernel;
   setup.every = job.every;
   setup.samples = static_cast<int>(e.samples);
+  setup.exact_gpu = job.exact;
   EnsembleRunOptions options;
   options.backend = e.backend;
   options.threads = static_cast<int>(e.threads);

@@ -19,6 +19,10 @@
 //   energy_starts (optional)          false where the energy is not |p|²/2 + V(q) (three bodies
 //                                     of their own masses): grid and random starts then take no
 //                                     momentum from --energy; absent: has_energy && second_order
+//   pair_factor_policies (optional)   true where Field<T, InverseCube> and
+//                                     field<T, InverseCube>(data, params) take the 1/r³ policy
+//                                     (physics/inverse_cube.hpp): a CUDA kernel may then use the
+//                                     GPU's fast factor where it need not give the CPU's bits
 //
 // EnsembleSystem turns a problem into what the steppers and the backends use: the register state
 // (integrate/phase_state.hpp), its flat words y = (q, p) or y, and the integrator over it.
@@ -77,6 +81,15 @@ inline constexpr bool ensemble_energy_starts = [] {
     return Problem::energy_starts;
   else
     return Problem::has_energy && Problem::second_order;
+}();
+
+// Whether Problem's field takes a pair-factor policy (pair_factor_policies).
+template <class Problem>
+inline constexpr bool ensemble_pair_factor_policies = [] {
+  if constexpr (requires { Problem::pair_factor_policies; })
+    return Problem::pair_factor_policies;
+  else
+    return false;
 }();
 
 // The field of the precision `mixed` (docs/internals/divergence-map.md: "k evaluated in fp32 … then

@@ -44,6 +44,17 @@ ORRERY_HD void start_row(const EnsembleStarts& s, int words, std::int64_t i, std
                          : s.from;
 }
 
+// Row i of a device's share [first, first + n) of `total` trajectories: the share's own n rows
+// where rows were uploaded for it, else (a sweep, or one base) computed from the global index.
+ORRERY_HD void share_start_row(const EnsembleStarts& s, int words, std::int64_t i,
+                               std::int64_t first, std::int64_t n, std::int64_t total,
+                               double* out) {
+  if (s.rows)
+    start_row(s, words, i, n, out);
+  else
+    start_row(s, words, first + i, total, out);
+}
+
 struct EnsembleSetup {
   int problem = 0;     // index into EnsembleProblems (ensemble/ensemble_catalogue.hpp)
   int integrator = 0;  // index into EnsembleIntegrators

@@ -30,6 +30,7 @@ struct ChaosJob {
   std::optional<double> threshold;
   std::string out;   // PNG of the indicator over the plane (grid starts only)
   std::string data;  // HDF5 of every start's values
+  bool exact = false;  // ChaosSetup::exact_gpu
   bool overwrite = false;
   bool in_memory = false;  // the Python face: no file needed
 };

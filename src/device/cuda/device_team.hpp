@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,21 @@ std::vector<std::unique_ptr<Share>> shares_of(const DeviceTeam& team) {
     static_cast<TeamMember&>(*shares.back()) = team[k];
   }
   return shares;
+}
+
+// Items [0, total) split into consecutive ranges, each share's `first` and `n` in proportion to
+// its multiprocessors (the last takes what rounding leaves).
+template <class Share>
+void split_by_multiprocessors(std::vector<std::unique_ptr<Share>>& shares, std::int64_t total) {
+  std::int64_t sms = 0;
+  for (const auto& s : shares) sms += s->sms;
+  std::int64_t given = 0, weight = 0;
+  for (auto& s : shares) {
+    weight += s->sms;
+    s->first = given;
+    s->n = total * weight / sms - given;
+    given += s->n;
+  }
 }
 
 }  // namespace orrery::cuda

@@ -43,15 +43,7 @@ void run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options, Chaos
 
   DeviceTeam team(devices_or_all(options.devices, "the CUDA chaos indicators"), nullptr);
   auto shares = shares_of<ChaosShare>(team);
-  std::int64_t sms = 0;
-  for (const auto& s : shares) sms += s->sms;
-  std::int64_t given = 0, weight = 0;
-  for (auto& s : shares) {
-    weight += s->sms;
-    s->first = given;
-    s->n = e.trajectories * weight / sms - given;
-    given += s->n;
-  }
+  split_by_multiprocessors(shares, e.trajectories);
 
   for (auto& s : shares) {
     if (s->n == 0) continue;
@@ -116,7 +108,7 @@ void run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options, Chaos
   out.info.seconds = seconds_since(start);
   out.info.kernel_seconds = kernel_seconds;
   out.info.backend = to_string(Backend::cuda);
-  out.info.kernel = device_name(team[0].device);
+  out.info.kernel = device_name(team[0].device) + (setup.exact_gpu ? " (exact)" : "");
   out.info.threads = static_cast<int>(team.size());
   if (options.progress) {
     EnsembleProgress p;

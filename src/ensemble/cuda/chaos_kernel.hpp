@@ -30,10 +30,11 @@ using ChaosLaunchFn = void (*)(const ChaosKernelArgs&, const void* data, unsigne
                                cudaStream_t);
 
 // The kernel of problem P for an indicator kernel and a chaos integrator (an index into
-// EnsembleIntegrators that ChaosIntegrators holds; null where none applies); compiled in its own
-// file per problem (chaos_kernel.cuh, instantiated by CMake).
+// EnsembleIntegrators that ChaosIntegrators holds; null where none applies), with the GPU's fast
+// pair factor where `fast` and the problem has one; compiled in its own file per problem
+// (chaos_kernel.cuh, instantiated by CMake).
 template <int P>
-ChaosLaunchFn chaos_kernel_for(ChaosKernel kernel, int integrator);
+ChaosLaunchFn chaos_kernel_for(ChaosKernel kernel, int integrator, bool fast);
 
 inline constexpr int kChaosThreadsPerBlock = 128;
 

@@ -15,7 +15,7 @@ namespace orrery::cuda {
 
 namespace {
 
-using Pick = ChaosLaunchFn (*)(ChaosKernel, int);
+using Pick = ChaosLaunchFn (*)(ChaosKernel, int, bool);
 
 template <int... P>
 constexpr std::array<Pick, sizeof...(P)> picks(std::integer_sequence<int, P...>) {
@@ -28,7 +28,7 @@ constexpr auto kPicks = picks(std::make_integer_sequence<int, kEnsembleProblemCo
 void launch_chaos_kernel(const ChaosSetup& setup, const ChaosKernelArgs& args,
                          cudaStream_t stream) {
   const ChaosLaunchFn launch = kPicks.at(static_cast<std::size_t>(setup.ensemble.problem))(
-      setup.kernel, setup.ensemble.integrator);
+      setup.kernel, setup.ensemble.integrator, !setup.exact_gpu);
   if (!launch)  // check_chaos_setup refuses every such setup before work
     throw RunError("no CUDA chaos kernel for this problem, indicator and integrator");
   const auto blocks =

@@ -112,15 +112,7 @@ void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
   // The first device works on its default stream, the others on the team's.
   DeviceTeam team(devices_or_all(options.devices, "the CUDA ensemble"), nullptr);
   auto shares = shares_of<EnsembleShare>(team);
-  std::int64_t sms = 0;
-  for (const auto& s : shares) sms += s->sms;
-  std::int64_t given = 0, weight = 0;
-  for (auto& s : shares) {
-    weight += s->sms;
-    s->first = given;
-    s->n = setup.trajectories * weight / sms - given;
-    given += s->n;
-  }
+  split_by_multiprocessors(shares, setup.trajectories);
 
   for (auto& s : shares) {
     if (s->n == 0) continue;

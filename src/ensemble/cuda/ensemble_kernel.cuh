@@ -66,10 +66,7 @@ __global__ void __launch_bounds__(kEnsembleThreadsPerBlock)
   if (i >= a.n) return;
 
   double row[D + P];
-  if (a.starts.rows)
-    start_row(a.starts, D + P, i, a.n, row);
-  else
-    start_row(a.starts, D + P, a.first + i, a.total, row);
+  share_start_row(a.starts, D + P, i, a.first, a.n, a.total, row);
   typename System::State st;
   typename System::Parameters k;
   for (int w = 0; w < D; ++w) System::word(st, w) = static_cast<R>(row[w]);

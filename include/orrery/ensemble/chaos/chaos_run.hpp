@@ -42,6 +42,9 @@ struct ChaosSetup {
   ChaosKernel kernel = ChaosKernel::growth;
   std::int64_t every = 10;  // steps between renormalisations; divides ensemble.steps
   int samples = 1;          // values read at samples evenly spaced intervals (≤ steps/every)
+  // CUDA: the exact pair factor 1/r³, which gives the CPU's bits, in place of the GPU's fast one
+  // (problems with a pair factor: three bodies; physics/inverse_cube.hpp). The CPU is always exact.
+  bool exact_gpu = false;
 };
 
 struct ChaosOutcome {

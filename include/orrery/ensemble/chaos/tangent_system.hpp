@@ -23,6 +23,7 @@
 
 #include "orrery/ensemble/ensemble_problem.hpp"
 #include "orrery/integrate/dual_element.hpp"
+#include "orrery/physics/inverse_cube.hpp"
 
 namespace orrery {
 
@@ -44,9 +45,21 @@ struct TangentSystem {
 
   // The field bound to a trajectory's parameters (constants: no derivative along them).
   ORRERY_HD static Field field(const typename Problem::Data& data, const T (&k)[P > 0 ? P : 1]) {
+    return Problem::template field<E>(data, pack(k));
+  }
+  // The same with the GPU's fast pair factor where the problem takes one (a CUDA kernel's
+  // default: values close to, not equal to, the CPU's), otherwise the field above.
+  ORRERY_HD static auto fast_field(const typename Problem::Data& data,
+                                   const T (&k)[P > 0 ? P : 1]) {
+    if constexpr (ensemble_pair_factor_policies<Problem>)
+      return Problem::template field<E, InverseCubeFast>(data, pack(k));
+    else
+      return field(data, k);
+  }
+  ORRERY_HD static ParameterPack<E, P> pack(const T (&k)[P > 0 ? P : 1]) {
     ParameterPack<E, P> pack;
     for (int w = 0; w < P; ++w) pack.value[w] = E(k[w]);
-    return Problem::template field<E>(data, pack);
+    return pack;
   }
 
   ORRERY_HD static T& value(State& s, int w) { return Base::word(s, w).v; }

@@ -56,9 +56,12 @@ struct ThreeBodyProblem {
 
   struct Data {};
 
-  template <class T>
+  // The pair factor 1/r³ is a policy (physics/inverse_cube.hpp): the exact one by default, the
+  // GPU's fast one where a CUDA kernel need not give the CPU's bits (pair_factor_policies).
+  static constexpr bool pair_factor_policies = true;
+  template <class T, class InverseCube = InverseCubeExact>
   struct Field {
-    PairwiseGravity<bodies, T> gravity;
+    PairwiseGravity<bodies, T, InverseCube> gravity;
     ORRERY_HD void operator()(const T (&q)[coordinates], T (&a)[coordinates]) const {
       Vec3<T> x[bodies], ax[bodies];
       ORRERY_UNROLL
@@ -72,9 +75,9 @@ struct ThreeBodyProblem {
       }
     }
   };
-  template <class T, class Parameters>
-  ORRERY_HD static Field<T> field(const Data&, const Parameters& k) {
-    Field<T> f;
+  template <class T, class InverseCube = InverseCubeExact, class Parameters>
+  ORRERY_HD static Field<T, InverseCube> field(const Data&, const Parameters& k) {
+    Field<T, InverseCube> f;
     ORRERY_UNROLL
     for (int n = 0; n < bodies; ++n) f.gravity.gm[n] = k.value[n];
     return f;
