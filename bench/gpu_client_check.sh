@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# After bench/gpu_before_after.sh gpu on a warm device machine (its build-gpu and build-base kept):
+# the map integrator whose kernel changed most (ab4, fp64) and the CPU map lanes on one thread
+# (AVX-512 and the portable generic kernel, fp64 and fp32), base and new alternately; then the
+# CUDA tests of the ensembles and chaos indicators and the chaos figures (bench/gpu_chaos.sh).
+# Outputs go to $OUT. Usage (device run, carry [".debs", ".scratch"]): bash bench/gpu_client_check.sh
+set -uo pipefail
+export OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+cd "$(dirname "$0")/.."
+export LD_LIBRARY_PATH=/tmp/debs/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+pick() { python3 -c "
+import json,sys
+for r in json.load(open(sys.argv[1]))['benchmarks']:
+    print(sys.argv[2], r['name'].split('/min_time')[0].replace('/iterations:3/manual_time',''),
+          ' '.join('%s %.4g' % (k, r[k]) for k in ('seconds_per_map','pixel_steps_per_s_per_core') if k in r))
+" "$@"; }
+echo "== ab4 fp64 map, 1 GPU: base, new, base, new"
+i=0
+for b in base gpu base gpu; do
+  i=$((i+1))
+  timeout 60 build-$b/bin/orrery_bench --benchmark_filter='divergence_map_cuda/integrator/ab4/1gpu' \
+    --benchmark_format=json 2>/dev/null > "$OUT/ab4-$b-$i.json"; pick "$OUT/ab4-$b-$i.json" $b
+done
+echo "== CPU map lanes, one thread: base, new, base, new"
+for b in base gpu base gpu; do
+  i=$((i+1))
+  timeout 100 build-$b/bin/orrery_bench --benchmark_filter='divergence_map_cpu/(avx512|generic)/(fp64|fp32)/1thread' \
+    --benchmark_format=json 2>/dev/null > "$OUT/cpu-$b-$i.json"; pick "$OUT/cpu-$b-$i.json" $b
+done
+echo "== ensemble and chaos CUDA tests"
+timeout 150 ./build-gpu/bin/orrery_tests --gtest_filter='CudaEnsemble*:*/CudaEnsemble*:EnsembleAdaptive*:ChaosCuda*' \
+  > "$OUT/ensemble-tests.log" 2>&1
+grep -E "^\[ +(FAILED|PASSED|SKIPPED) +\]|Failure|Expected|Which|tests ran" "$OUT/ensemble-tests.log" | head -30
+echo "== chaos maps"
+timeout 120 ./build-gpu/bin/orrery_chaos_bench --backend cuda --resolution 400 --three-body 1000 \
+  --repeat 3 | tee "$OUT/chaos-gpu.json"
