@@ -15,6 +15,7 @@
 #include "cli/run_cli.hpp"
 #include "device/cpu/cpu_isa.hpp"
 #include "device/cpu/isa_support.hpp"
+#include "ensemble/cpu/chaos_task_source.hpp"
 #include "ensemble/cpu/ensemble_task_source.hpp"
 #include "ensemble/cpu/twin_task_source.hpp"
 #include "nbody/direct/cpu/direct_kernel.hpp"
@@ -26,9 +27,8 @@ namespace {
 using test::run_cli;
 
 // What src/CMakeLists.txt configured (tests/CMakeLists.txt passes them to this file only).
-std::vector<std::string> configured_isas() {
+std::vector<std::string> isa_list(std::string_view list) {
   std::vector<std::string> isas;
-  std::string_view list = ORRERY_TEST_CPU_KERNEL_ISAS;  // "avx512,avx2,generic", widest first
   while (!list.empty()) {
     const auto end = list.find(',');
     isas.emplace_back(list.substr(0, end));
@@ -36,6 +36,10 @@ std::vector<std::string> configured_isas() {
   }
   return isas;
 }
+// "avx512,avx2,generic", widest first; the lanes of ensembles and chaos indicators, under
+// ORRERY_CPU_ISAS=native, the widest only.
+std::vector<std::string> configured_isas() { return isa_list(ORRERY_TEST_CPU_KERNEL_ISAS); }
+std::vector<std::string> configured_lanes_isas() { return isa_list(ORRERY_TEST_CPU_LANES_ISAS); }
 constexpr const char* kNativeIsa = ORRERY_TEST_NATIVE_CPU_ISA;  // configure's look at this machine
 
 template <class Kernel>
@@ -50,7 +54,9 @@ TEST(CpuIsa, EveryDispatcherListsExactlyTheConfiguredInstructionSets) {
   ASSERT_FALSE(isas.empty());
   EXPECT_EQ(cpu_kernel_names(), isas);
   EXPECT_EQ(names_of(cpu::cpu_kernels()), isas);
-  EXPECT_EQ(names_of(cpu::ensemble_cpu_kernels()), isas);
+  EXPECT_EQ(names_of(cpu::ensemble_cpu_kernels()), configured_lanes_isas());
+  EXPECT_EQ(names_of(cpu::chaos_cpu_kernels()), configured_lanes_isas());
+  EXPECT_EQ(supported_lanes_kernel_names().front(), configured_lanes_isas().front());
   EXPECT_EQ(names_of(cpu::direct_kernels()), isas);
   for (std::string_view isa : cpu::kCpuIsas) {
     const bool compiled = std::find(isas.begin(), isas.end(), isa) != isas.end();

@@ -156,7 +156,7 @@ TEST(EnsembleAdaptive, LanesGiveTheBitsOfAScalarRunOnEveryKernelAndThreadCount) 
   for (Precision p : {Precision::fp64, Precision::fp32}) {
     e.precision = p;
     e.tolerance = smallest_ensemble_tolerance(p) * 10;
-    const EnsembleOutcome one = e.run(Backend::cpu, "generic", 1);
+    const EnsembleOutcome one = e.run(Backend::cpu, supported_lanes_kernel_names().back(), 1);
     // The scalar agent, trajectory by trajectory.
     const EnsembleSetup s = e.setup();
     for (std::int64_t i = 0; i < s.trajectories; ++i) {
@@ -181,7 +181,7 @@ TEST(EnsembleAdaptive, LanesGiveTheBitsOfAScalarRunOnEveryKernelAndThreadCount) 
       else
         scalar(0.0);
     }
-    for (const std::string& kernel : supported_cpu_kernel_names()) {
+    for (const std::string& kernel : supported_lanes_kernel_names()) {
       const EnsembleOutcome other = e.run(Backend::cpu, kernel, 2);
       EXPECT_EQ(other.final_state, one.final_state) << kernel;
       EXPECT_EQ(other.steps_accepted, one.steps_accepted) << kernel;

@@ -189,7 +189,7 @@ TEST(EnsembleSection, LanesGiveTheBitsOfAScalarRunOnEveryKernelAndThreadCount) {
     for (Precision p : {Precision::fp64, Precision::fp32}) {
       e.integrator = integrator;
       e.precision = p;
-      const EnsembleOutcome one = e.run(Backend::cpu, "generic", 1);
+      const EnsembleOutcome one = e.run(Backend::cpu, supported_lanes_kernel_names().back(), 1);
       for (std::int64_t i = 0; i < one.trajectories; ++i) {
         const double* row = &e.rows[static_cast<std::size_t>(i) * 4];
         const auto scalar = [&]<class T>(T) {
@@ -209,7 +209,7 @@ TEST(EnsembleSection, LanesGiveTheBitsOfAScalarRunOnEveryKernelAndThreadCount) {
                     std::bit_cast<std::uint64_t>(one.section_points[i * 64 * 5 + k]))
               << integrator << " " << to_string(p) << " trajectory " << i << " word " << k;
       }
-      for (const std::string& kernel : supported_cpu_kernel_names()) {
+      for (const std::string& kernel : supported_lanes_kernel_names()) {
         const EnsembleOutcome other = e.run(Backend::cpu, kernel, 2);
         EXPECT_EQ(other.section_count, one.section_count) << kernel;
         for (std::size_t k = 0; k < one.section_points.size(); ++k)

@@ -207,8 +207,8 @@ TEST(Ensemble, EveryKernelAndThreadCountGivesTheSameBits) {
     for (Precision p : {Precision::fp64, Precision::fp32}) {
       e.integrator = name;
       e.precision = p;
-      const EnsembleOutcome one = e.run(Backend::cpu, "generic", 1);
-      for (const std::string& kernel : supported_cpu_kernel_names()) {
+      const EnsembleOutcome one = e.run(Backend::cpu, supported_lanes_kernel_names().back(), 1);
+      for (const std::string& kernel : supported_lanes_kernel_names()) {
         const EnsembleOutcome other = e.run(Backend::cpu, kernel, 2);
         EXPECT_EQ(other.final_state, one.final_state) << name << " " << kernel;
         EXPECT_EQ(other.drift.size(), one.drift.size());

@@ -74,7 +74,7 @@ TEST(EnsembleMixedPrecision, EveryProblemRunsMixedOnEveryKernel) {
   e.integrator = "rk4";
   e.rows = test::henon_heiles_rows(0.125, 13);
   const EnsembleOutcome a = e.run(Backend::cpu);
-  for (const std::string& kernel : supported_cpu_kernel_names()) {
+  for (const std::string& kernel : supported_lanes_kernel_names()) {
     const EnsembleOutcome b = e.run(Backend::cpu, kernel);
     EXPECT_EQ(a.final_state, b.final_state) << kernel;
   }

@@ -232,7 +232,7 @@ TEST(ThreeBodyEnsemble, LanesGiveTheBitsOfOneScalarTrajectory) {
                       : scalar_run<Table, double, false>(row, e.dt, kSteps, kSamples, drift);
               scalar.insert(scalar.end(), one.begin(), one.end());
             }
-            for (const std::string& kernel : supported_cpu_kernel_names()) {
+            for (const std::string& kernel : supported_lanes_kernel_names()) {
               const EnsembleOutcome out = e.run(Backend::cpu, kernel, 2);
               const std::string what =
                   std::string(Table::name) + " " + to_string(p) + " " + kernel;

@@ -9,6 +9,7 @@ namespace orrery {
 namespace {
 #define ORRERY_NAME(isa) #isa,
 const char* const kCompiled[] = {ORRERY_FOR_EACH_CPU_ISA(ORRERY_NAME)};
+const std::vector<std::string> kLanes{ORRERY_FOR_EACH_LANES_ISA(ORRERY_NAME)};
 #undef ORRERY_NAME
 }  // namespace
 
@@ -35,6 +36,13 @@ std::vector<std::string> supported_cpu_kernel_names() {
   std::vector<std::string> names;
   for (const char* isa : kCompiled)
     if (cpu::isa_supported(isa)) names.emplace_back(isa);
+  return names;
+}
+
+std::vector<std::string> supported_lanes_kernel_names() {
+  std::vector<std::string> names;
+  for (const std::string& isa : kLanes)
+    if (cpu::isa_supported(isa)) names.push_back(isa);
   return names;
 }
 

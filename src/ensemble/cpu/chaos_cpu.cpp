@@ -23,6 +23,7 @@ namespace orrery {
 
 namespace cpu {
 void run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options, ChaosOutcome& out) {
+  require_ensemble_lanes();
   const ChaosCpuKernel& kernel =
       choose_kernel<ChaosCpuKernel>(chaos_cpu_kernels(), options.cpu_kernel);
   const int threads =

@@ -2,6 +2,7 @@
 // The instruction-set variants of the chaos lanes this build compiled (listed by the generated
 // cpu_isa_set.hpp); device/cpu/cpu_isa.hpp chooses among them.
 #include <utility>
+#include <vector>
 
 #include "cpu_isa_set.hpp"
 #include "ensemble/cpu/chaos_task_source.hpp"
@@ -13,7 +14,7 @@ namespace orrery::cpu {
   template <int Problem>                         \
   void run_chaos_problem(ChaosTaskSource&);      \
   }
-ORRERY_FOR_EACH_CPU_ISA(ORRERY_DECLARE)
+ORRERY_FOR_EACH_LANES_ISA(ORRERY_DECLARE)
 #undef ORRERY_DECLARE
 
 namespace {
@@ -22,7 +23,8 @@ namespace {
                    return std::array<ChaosCpuKernel::Run, kEnsembleProblemCount>{               \
                        &isa::run_chaos_problem<P>...};                                          \
                  }(std::make_integer_sequence<int, kEnsembleProblemCount>{})},
-constexpr ChaosCpuKernel kKernels[] = {ORRERY_FOR_EACH_CPU_ISA(ORRERY_ENTRY)};
+// Empty where the build has no lanes (ORRERY_ENSEMBLE_LANES off).
+const std::vector<ChaosCpuKernel> kKernels{ORRERY_FOR_EACH_LANES_ISA(ORRERY_ENTRY)};
 #undef ORRERY_ENTRY
 }  // namespace
 

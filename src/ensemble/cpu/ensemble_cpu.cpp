@@ -10,13 +10,23 @@
 #include "device/cpu/on_threads.hpp"
 #include "ensemble/cpu/ensemble_task_source.hpp"
 #include "orrery/core/backend.hpp"
+#include "orrery/core/error.hpp"
 #include "orrery/core/seconds_since.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
 
 namespace orrery::cpu {
 
+void require_ensemble_lanes() {
+  if (ensemble_cpu_kernels().empty())
+    throw InputError(
+        "this build has no CPU lanes for ensembles and chaos indicators (scripts/setup alone "
+        "builds what the map needs: ORRERY_ENSEMBLE_LANES=OFF); add them with `scripts/setup "
+        "--full` (a few minutes), or run on a GPU with --backend cuda");
+}
+
 void run_ensemble(const EnsembleSetup& setup, const EnsembleRunOptions& options,
                   EnsembleOutcome& out) {
+  require_ensemble_lanes();
   const EnsembleCpuKernel& kernel =
       choose_kernel<EnsembleCpuKernel>(ensemble_cpu_kernels(), options.cpu_kernel);
   // No more threads than blocks of eight trajectories (the widest vector of doubles).

@@ -2,6 +2,7 @@
 // The instruction-set variants of the ensemble lanes this build compiled (listed by the
 // generated cpu_isa_set.hpp); device/cpu/cpu_isa.hpp chooses among them.
 #include <utility>
+#include <vector>
 
 #include "cpu_isa_set.hpp"
 #include "device/cpu/cpu_isa.hpp"
@@ -16,7 +17,7 @@ namespace orrery::cpu {
   template <int Problem>                                    \
   void run_section_problem(EnsembleTaskSource&);            \
   }
-ORRERY_FOR_EACH_CPU_ISA(ORRERY_DECLARE)
+ORRERY_FOR_EACH_LANES_ISA(ORRERY_DECLARE)
 #undef ORRERY_DECLARE
 
 namespace {
@@ -32,7 +33,8 @@ namespace {
                       return std::array<EnsembleCpuKernel::Run, kEnsembleProblemCount>{ \
                           &isa::run_section_problem<P>...};                             \
                     }(std::make_integer_sequence<int, kEnsembleProblemCount>{})},
-constexpr EnsembleCpuKernel kKernels[] = {ORRERY_FOR_EACH_CPU_ISA(ORRERY_ENTRY)};
+// Empty where the build has no lanes (ORRERY_ENSEMBLE_LANES off).
+const std::vector<EnsembleCpuKernel> kKernels{ORRERY_FOR_EACH_LANES_ISA(ORRERY_ENTRY)};
 #undef ORRERY_ENTRY
 }  // namespace
 

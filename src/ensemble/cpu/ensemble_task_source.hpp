@@ -60,4 +60,8 @@ struct EnsembleCpuKernel {
 
 std::span<const EnsembleCpuKernel> ensemble_cpu_kernels();  // widest first
 
+// Throws InputError, saying how to add them, when this build has no lanes for ensembles and
+// chaos indicators (ORRERY_ENSEMBLE_LANES off: scripts/setup's first, CLI-only build).
+void require_ensemble_lanes();
+
 }  // namespace orrery::cpu

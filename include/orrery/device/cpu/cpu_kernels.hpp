@@ -11,6 +11,9 @@ namespace orrery {
 
 std::vector<std::string> cpu_kernel_names();
 std::vector<std::string> supported_cpu_kernel_names();
+// Those of the lanes of ensembles and chaos indicators this CPU runs, widest first: the same, or
+// under ORRERY_CPU_ISAS=native the widest only (none without ORRERY_ENSEMBLE_LANES).
+std::vector<std::string> supported_lanes_kernel_names();
 // The widest compiled kernel this CPU runs; throws InputError saying what the build has, what
 // the CPU runs and how to rebuild when it runs none (a build for another machine's widest).
 std::string widest_cpu_kernel();
