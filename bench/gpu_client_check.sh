@@ -15,19 +15,20 @@ for r in json.load(open(sys.argv[1]))['benchmarks']:
     print(sys.argv[2], r['name'].split('/min_time')[0].replace('/iterations:3/manual_time',''),
           ' '.join('%s %.4g' % (k, r[k]) for k in ('seconds_per_map','pixel_steps_per_s_per_core') if k in r))
 " "$@"; }
+# alternate NAME FILTER SECONDS: base, new, base, new, each run's JSON kept.
+alternate() {
+  local i=0 b
+  for b in base gpu base gpu; do
+    i=$((i+1))
+    timeout "$3" build-$b/bin/orrery_bench --benchmark_filter="$2" --benchmark_format=json \
+      2>/dev/null > "$OUT/$1-$b-$i.json"
+    pick "$OUT/$1-$b-$i.json" $b
+  done
+}
 echo "== ab4 fp64 map, 1 GPU: base, new, base, new"
-i=0
-for b in base gpu base gpu; do
-  i=$((i+1))
-  timeout 60 build-$b/bin/orrery_bench --benchmark_filter='divergence_map_cuda/integrator/ab4/1gpu' \
-    --benchmark_format=json 2>/dev/null > "$OUT/ab4-$b-$i.json"; pick "$OUT/ab4-$b-$i.json" $b
-done
+alternate ab4 'divergence_map_cuda/integrator/ab4/1gpu' 60
 echo "== CPU map lanes, one thread: base, new, base, new"
-for b in base gpu base gpu; do
-  i=$((i+1))
-  timeout 100 build-$b/bin/orrery_bench --benchmark_filter='divergence_map_cpu/(avx512|generic)/(fp64|fp32)/1thread' \
-    --benchmark_format=json 2>/dev/null > "$OUT/cpu-$b-$i.json"; pick "$OUT/cpu-$b-$i.json" $b
-done
+alternate cpu 'divergence_map_cpu/(avx512|generic)/(fp64|fp32)/1thread' 100
 echo "== ensemble and chaos CUDA tests"
 timeout 150 ./build-gpu/bin/orrery_tests --gtest_filter='CudaEnsemble*:*/CudaEnsemble*:EnsembleAdaptive*:ChaosCuda*' \
   > "$OUT/ensemble-tests.log" 2>&1
