@@ -41,6 +41,7 @@ __global__ void __launch_bounds__(kChaosThreadsPerBlock)
   for (int w = 0; w < P; ++w) k[w] = row[D + w];
   const auto field = TS::field(data, k);
   Indicator indicator;
+  indicator.configure(a.options);
   chaos_trajectory<Problem, Table>(st, field, a.dt, a.steps, a.every, a.samples, indicator,
                                    [&](int sample, const double (&out)[O]) {
                                      for (int o = 0; o < O; ++o)
@@ -86,6 +87,7 @@ ChaosLaunchFn chaos_kernel_for(ChaosKernel kernel, int integrator) {
     case ChaosKernel::sali:
       return pick<Problem, ChaosKernel::sali>(integrator);
     case ChaosKernel::spectrum:
+    case ChaosKernel::gali:  // the spectrum's vectors, kept apart (a.options.volumes)
       return pick<Problem, ChaosKernel::spectrum>(integrator);
   }
   return nullptr;
