@@ -193,8 +193,8 @@ EnsembleStartSet make_ensemble_starts(const EnsembleJob& job) {
     set.description = fmt::format("{} trajectories sweeping {}", job.n, job.sweep);
     return set;
   }
-  if (job.starts != "grid" && job.starts != "random") {
-    set.rows = read_rows_file(job.starts, info);
+  if (!job.start_rows.empty() || (job.starts != "grid" && job.starts != "random")) {
+    set.rows = job.start_rows.empty() ? read_rows_file(job.starts, info) : job.start_rows;
     set.trajectories = static_cast<std::int64_t>(set.rows.size()) / row_words;
     if (set.trajectories == 0) throw InputError(fmt::format("'{}' holds no start", job.starts));
     for (double v : set.rows)
