@@ -163,6 +163,7 @@ TEST(ChaosCli, BadInputIsRefusedBeforeWork) {
         "--y1-range", "0:1", "--plane", "x1:y1"},
        "--indicator"},
       {{"--indicator", "escape", "--threshold", "1"}, "--threshold"},
+      {{"--indicator", "escape", "--energy", "0.25"}, "--y-range"},  // unbounded above 1/6
   };
   // Without a usable GPU, a run asked onto one is refused before work; with one, it runs there
   // (ChaosCuda compares its values with the CPU's).
