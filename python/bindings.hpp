@@ -20,6 +20,7 @@ namespace py = pybind11;
 
 void bind_map(py::module_& m);
 void bind_ensemble(py::module_& m);
+void bind_chaos(py::module_& m);
 void bind_simulation(py::module_& m);
 void bind_files(py::module_& m);
 

@@ -106,7 +106,7 @@ PYBIND11_MODULE(_orrery, m) {
   namespace py = pybind11;
   m.doc() =
       "orrery: gravitational and Hamiltonian dynamics. Divergence maps of the three-body problem "
-      "(divergence_map, zoom) and N-body simulation (Simulation, forces, load), computed by the "
+      "(divergence_map, zoom), ensembles of small systems and their indicators of chaos (ensemble, chaos, section) and N-body simulation (Simulation, forces, load), computed by the "
       "same jobs as the orrery command line, on the CPU or CUDA GPUs.";
   m.attr("__version__") = orrery::version();
   py::register_exception_translator([](std::exception_ptr p) {
@@ -133,6 +133,7 @@ PYBIND11_MODULE(_orrery, m) {
   });
   orrery::python::bind_map(m);
   orrery::python::bind_ensemble(m);
+  orrery::python::bind_chaos(m);
   orrery::python::bind_simulation(m);
   orrery::python::bind_files(m);
 }

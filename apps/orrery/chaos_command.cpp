@@ -2,7 +2,6 @@
 // `orrery chaos`: an indicator of chaos for every start of an ensemble, as a picture of the
 // plane and an HDF5 file, with the fraction of starts a threshold calls chaotic. The job
 // (jobs/chaos_job.hpp) validates and runs; this face parses, shows progress and prints a summary.
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -19,22 +18,6 @@ namespace orrery::cli {
 
 namespace {
 
-// `orrery ensemble`'s parameters that say where trajectories start and how they are integrated;
-// its outputs and sections are its own, and chaos runs fp64 with fixed steps.
-const std::vector<ParamField<EnsembleJob>>& chaos_ensemble_fields() {
-  static const std::vector<ParamField<EnsembleJob>> fields = [] {
-    constexpr std::string_view dropped[] = {"out",           "plot",          "section",
-                                            "section-direction", "max-crossings", "section-plot",
-                                            "precision",     "tolerance"};
-    std::vector<ParamField<EnsembleJob>> kept;
-    for (const auto& f : ensemble_job_fields())
-      if (std::find(std::begin(dropped), std::end(dropped), f.name) == std::end(dropped))
-        kept.push_back(f);
-    return kept;
-  }();
-  return fields;
-}
-
 const EnsembleJob& chaos_ensemble_defaults() {
   static const EnsembleJob defaults = [] {
     EnsembleJob e;
@@ -49,21 +32,26 @@ class ChaosCommand final : public Command {
   explicit ChaosCommand(CLI::App& parent)
       : app_(parent.add_subcommand(
             "chaos",
-            "An indicator of chaos (MEGNO, Lyapunov exponent, FLI, SALI, spectrum) for every "
-            "start of an ensemble: a picture of the plane of starts and an HDF5 file")),
+            "An indicator of chaos (MEGNO, Lyapunov exponent, FLI, SALI, GALI, spectrum) or the "
+            "exit an open system leaves by, for every start of an ensemble: a picture of the "
+            "plane of starts and an HDF5 file")),
         params_(*app_, chaos_ensemble_fields(), chaos_ensemble_defaults()) {
     std::string names;
     for (const auto& i : chaos_indicators())
       names += fmt::format("{}{}: {}", names.empty() ? "" : "; ", i.name, i.description);
     app_->add_option("--indicator", job_.indicator, fmt::format("{} (default: megno)", names))
         ->type_name("NAME");
+    app_->add_option("--gali-k", job_.gali_k,
+                     "gali: the number k of deviation vectors whose volume GALI_k is mapped, from "
+                     "2 to the state words (default: 2; every GALI_2..GALI_D is in the file)")
+        ->type_name("K");
     app_->add_option("--every", job_.every,
                      "steps between renormalisations of the deviation vectors; divides the "
                      "steps (default: 10)")
         ->type_name("N");
     app_->add_option("--threshold", threshold_,
                      "starts beyond this are chaotic (MEGNO, lyapunov, fli, spectrum: above; "
-                     "sali: below; default for sali 1e-8, none for the others): the chaotic "
+                     "sali, gali: below; default for sali 1e-8, none for the others): the chaotic "
                      "fraction is printed and stored")
         ->type_name("X");
     app_->add_flag("--exact", job_.exact,
@@ -118,9 +106,21 @@ class ChaosCommand final : public Command {
                i.seconds, i.seconds > 0 ? steps / i.seconds : 0.0, i.backend, i.kernel, i.threads);
     if (o.chaotic_fraction)
       fmt::print("  chaotic ({} {} {}): {:.2f}% of {} starts{}\n", o.indicator.name,
-                 o.indicator.indicator == ChaosIndicator::sali ? "<" : ">", *o.threshold,
+                 chaotic_below(o.indicator.indicator) ? "<" : ">", *o.threshold,
                  100.0 * *o.chaotic_fraction, o.run.trajectories - o.non_finite,
                  o.non_finite > 0 ? fmt::format(" ({} went non-finite)", o.non_finite) : "");
+    if (!o.escaped.empty()) {
+      static constexpr const char* kChannel[] = {"up", "left", "right", "fourth"};
+      std::int64_t left = 0;
+      std::string by;
+      for (std::size_t c = 0; c < o.escaped.size(); ++c) {
+        left += o.escaped[c];
+        by += fmt::format("{}{} {}", c ? ", " : "", kChannel[c], o.escaped[c]);
+      }
+      fmt::print("  escaped: {:.2f}% of {} starts ({}); the others stayed to t = {}\n",
+                 100.0 * static_cast<double>(left) / static_cast<double>(o.run.trajectories),
+                 o.run.trajectories, by, job.ensemble.dt * static_cast<double>(o.steps));
+    }
     if (!job.data.empty()) fmt::print("  data: {}\n", job.data);
     if (!job.out.empty()) fmt::print("  picture: {}\n", job.out);
     return 0;

@@ -23,6 +23,7 @@ std::chrono::steady_clock::time_point main_entered();
 std::unique_ptr<Command> make_map_command(CLI::App& parent);
 std::unique_ptr<Command> make_ensemble_command(CLI::App& parent);
 std::unique_ptr<Command> make_chaos_command(CLI::App& parent);
+std::unique_ptr<Command> make_section_command(CLI::App& parent);
 std::unique_ptr<Command> make_sim_command(CLI::App& parent);
 std::unique_ptr<Command> make_forces_command(CLI::App& parent);
 std::unique_ptr<Command> make_plot_command(CLI::App& parent);

@@ -89,6 +89,7 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_map_command(app));
   commands.push_back(cli::make_ensemble_command(app));
   commands.push_back(cli::make_chaos_command(app));
+  commands.push_back(cli::make_section_command(app));
   commands.push_back(cli::make_sim_command(app));
   commands.push_back(cli::make_forces_command(app));
   commands.push_back(cli::make_plot_command(app));

@@ -2,16 +2,59 @@
 """orrery: gravitational and Hamiltonian dynamics from Python.
 
 Divergence maps of the three-body problem (divergence_map, zoom), ensembles of small systems
-(ensemble: Hénon–Heiles, Lorenz) and N-body simulation (Simulation, forces, load), computed by the same jobs as the `orrery` command line, with numpy
-arrays that are not copied. help(orrery.divergence_map) and help(orrery.Simulation) say more.
+(ensemble: Hénon–Heiles, Lorenz), their indicators of chaos and Poincaré sections (chaos,
+section) and N-body simulation (Simulation, forces, load), computed by the same jobs as the
+`orrery` command line, with numpy arrays that are not copied. help(orrery.divergence_map) and
+help(orrery.Simulation) say more.
 """
 
 from . import _orrery
-from ._orrery import (Simulation, __version__, divergence_map, ensemble, forces, load, load_map,
-                      zoom_width)
+from typing import Any
 
-__all__ = ["Simulation", "divergence_map", "ensemble", "forces", "load", "load_map", "zoom",
-           "zoom_width", "__version__"]
+from ._orrery import (Simulation, __version__, chaos, divergence_map, ensemble, forces, load,
+                      load_map, zoom_width)
+
+__all__ = ["Simulation", "chaos", "divergence_map", "ensemble", "forces", "load", "load_map",
+           "section", "zoom", "zoom_width", "__version__"]
+
+
+def section(section: str = "x=0", direction: str = "up", **parameters: Any) -> dict[str, Any]:
+    """Poincaré surfaces of section, as `orrery section` computes them: the crossings of the
+    plane `section` ("NAME=VALUE", a state word through a value) in `direction` ("up", "down",
+    "both"; "+" and "-" for the first two) of every orbit of an ensemble, located by Hénon's
+    trick to the integrator's accuracy. A thin face over orrery.ensemble(section=...): every
+    other keyword as ensemble takes it (problem, energy, plane, resolution or starts, integrator
+    -- one --, dt, steps or t_end, max_crossings, backend, threads, out, section_plot, ...).
+
+    Returns a dict: points [N, K, D] and time [N, K] (the first K = max_crossings crossings of
+    each orbit, NaN past its count), count [N] (every crossing, those beyond K included),
+    orbits (a list of N arrays [count_i, D]: each orbit's kept crossings), start_state [N, D],
+    energy_error_max [N] (each orbit's largest |dE/E| over the run's samples, for a problem with
+    an energy), and the run's integrator, backend and seconds.
+
+        s = orrery.section(problem="henon-heiles", energy=0.125, starts="random", n=64,
+                           t_end=2000, max_crossings=400)
+        for xs in s["orbits"]: plt.plot(xs[:, 1], xs[:, 3], ",")
+    """
+    direction = {"+": "up", "-": "down"}.get(direction, direction)
+    for bad in ("section_direction",):
+        if bad in parameters:
+            raise TypeError(f"section() got an unexpected keyword argument '{bad}' (direction)")
+    r = ensemble(section=section, section_direction=direction, **parameters)
+    if len(r["runs"]) != 1:
+        raise ValueError(f"integrator/precision: one pair for a section, not {list(r['runs'])}")
+    name, run = next(iter(r["runs"].items()))
+    count = run["section_count"]
+    points = run["section_points"]
+    kept = [points[i, :min(int(c), points.shape[1])] for i, c in enumerate(count)]
+    out = {"points": points, "time": run["section_time"], "count": count, "orbits": kept,
+           "start_state": r["start_state"], "integrator": name, "backend": run["backend"],
+           "seconds": run["seconds"], "description": r["description"]}
+    if "energy_error_max" in run:
+        out["energy_error_max"] = run["energy_error_max"]
+    if "grid_index" in r:
+        out["grid_index"] = r["grid_index"]
+    return out
 
 
 def zoom(**parameters):

@@ -27,6 +27,13 @@ const std::vector<ChaosIndicatorInfo>& chaos_indicators() {
       {ChaosIndicator::spectrum, "spectrum",
        "every Lyapunov exponent by QR (states of at most 12 words); the map shows the largest",
        ChaosKernel::spectrum, 0},
+      {ChaosIndicator::gali, "gali",
+       "generalised alignment index GALI_k of k vectors (--gali-k, 2..state words): ~const or "
+       "power law regular, -> 0 exponentially chaotic",
+       ChaosKernel::gali, 1},
+      {ChaosIndicator::escape, "escape",
+       "the exit an open system leaves through and when (henon-heiles above E = 1/6)",
+       ChaosKernel::growth, GrowthIndicators<double, 1>::exit},
   };
   return list;
 }
@@ -53,6 +60,7 @@ int chaos_kernel_outputs(ChaosKernel kernel, int state_words) {
     case ChaosKernel::sali:
       return SaliIndicator<double, 1>::outputs;
     case ChaosKernel::spectrum:
+    case ChaosKernel::gali:
       return state_words;
   }
   return 0;
@@ -79,8 +87,9 @@ void check_chaos_setup(const ChaosSetup& setup) {
     throw ParameterError("precision", std::string(to_string(s.precision)), "fp64");
   if (s.tolerance > 0)
     throw ParameterError("tolerance", fmt::format("{}", s.tolerance), "none: fixed steps only");
-  if (setup.kernel == ChaosKernel::spectrum && problem.state_words > kMaxSpectrumWords)
-    throw ParameterError("indicator", "spectrum",
+  if (compiled_chaos_kernel(setup.kernel) == ChaosKernel::spectrum &&
+      problem.state_words > kMaxSpectrumWords)
+    throw ParameterError("indicator", setup.kernel == ChaosKernel::gali ? "gali" : "spectrum",
                          fmt::format("a problem of at most {} state words ({} has {})",
                                      kMaxSpectrumWords, problem.name, problem.state_words));
   if (setup.every < 1 || s.steps % setup.every != 0)
@@ -90,6 +99,10 @@ void check_chaos_setup(const ChaosSetup& setup) {
   if (setup.samples < 1 || setup.samples > intervals)
     throw ParameterError("samples", fmt::format("{}", setup.samples),
                          fmt::format("from 1 to steps/every ({})", intervals));
+  if (setup.exits.count < 0 || setup.exits.count > kMaxChaosExits ||
+      (setup.exits.count > 0 && setup.kernel != ChaosKernel::growth))
+    throw ParameterError("exits", fmt::format("{}", setup.exits.count),
+                         fmt::format("0 to {}, with the growth kernel", kMaxChaosExits));
 }
 
 }  // namespace orrery

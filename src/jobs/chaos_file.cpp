@@ -2,8 +2,10 @@
 // The HDF5 file of `orrery chaos` (format "orrery-chaos"):
 //
 //   indicator [N]              the chosen indicator of each start at the end of the run
-//   values [S][O][N]           every value the kernel reads (O of them: Lyapunov, FLI, MEGNO; or
-//                              SALI; or the spectrum) at each of the S samples
+//   values [S][O][N]           every value the kernel reads (O of them: Lyapunov, FLI, MEGNO, exit,
+//                              escape time; or SALI; or the spectrum; or GALI_1..GALI_D) at each
+//                              of the S samples
+//   exit [N], escape_time [N]  escape: the channel each start left by (−1: none) and when (NaN)
 //   sample_time [S]            the time of each sample
 //   start_state [N][D], parameters [N][P], grid_index [N] (grid starts), final_state [N][D]
 //   attributes: every parameter of the run, the indicator and its outputs' names, the threshold
@@ -33,10 +35,11 @@ std::string joined(const std::vector<std::string_view>& names) {
 
 // The names of the kernel's outputs, in the order of `values`.
 std::string output_names(const ChaosJobOutcome& o) {
-  if (o.indicator.kernel == ChaosKernel::growth) return "lyapunov,fli,megno";
+  if (o.indicator.kernel == ChaosKernel::growth) return "lyapunov,fli,megno,exit,escape_time";
   if (o.indicator.kernel == ChaosKernel::sali) return "sali";
+  const char* name = o.indicator.kernel == ChaosKernel::gali ? "gali" : "lambda";
   std::string s;
-  for (int i = 1; i <= o.run.outputs; ++i) s += fmt::format("{}lambda{}", i > 1 ? "," : "", i);
+  for (int i = 1; i <= o.run.outputs; ++i) s += fmt::format("{}{}{}", i > 1 ? "," : "", name, i);
   return s;
 }
 
@@ -56,6 +59,13 @@ std::string encode_chaos_file(const std::string& name, const ChaosJob& job,
                             std::span<const double>(outcome.run.values.data(),
                                                     outcome.run.values.size()),
                             value_dims);
+  if (!outcome.escape_time.empty()) {
+    std::vector<std::int64_t> exit(outcome.field.size());
+    for (std::size_t i = 0; i < exit.size(); ++i) exit[i] = static_cast<std::int64_t>(outcome.field[i]);
+    h5::write_dataset<std::int64_t>(file.id(), "exit", exit, field_dims);
+    h5::write_dataset<double>(file.id(), "escape_time", outcome.escape_time, field_dims);
+    h5::write_attribute(file.id(), "exit_names", std::string("up,left,right"));
+  }
   const hsize_t time_dims[1] = {outcome.run.sample_time.size()};
   h5::write_dataset<double>(file.id(), "sample_time", outcome.run.sample_time, time_dims);
   const EnsembleStartColumns starts = start_columns(s);
@@ -88,6 +98,8 @@ std::string encode_chaos_file(const std::string& name, const ChaosJob& job,
   h5::write_attribute(file.id(), "integrator_run", outcome.integrator);
   h5::write_attribute(file.id(), "every", job.every);
   h5::write_attribute(file.id(), "exact", std::int64_t{job.exact});
+  if (outcome.indicator.indicator == ChaosIndicator::gali)
+    h5::write_attribute(file.id(), "gali_k", job.gali_k);
   h5::write_attribute(file.id(), "steps_run", outcome.steps);
   h5::write_attribute(file.id(), "state_names", joined(info.state_names));
   h5::write_attribute(file.id(), "parameter_names", joined(info.parameter_names));

@@ -35,12 +35,50 @@ std::int64_t steps_of(const EnsembleJob& job) {
   return job.t_end > 0 ? static_cast<std::int64_t>(std::llround(job.t_end / job.dt)) : job.steps;
 }
 
-// Whether value v of an indicator is beyond the threshold (chaotic).
+// Whether value v of an indicator is beyond the threshold (chaotic): the alignment indices
+// (SALI, GALI) below it, the others above.
 bool beyond(ChaosIndicator indicator, double v, double threshold) {
-  return indicator == ChaosIndicator::sali ? v < threshold : v > threshold;
+  return chaotic_below(indicator) ? v < threshold : v > threshold;
 }
 
 }  // namespace
+
+const std::vector<ParamField<EnsembleJob>>& chaos_ensemble_fields() {
+  static const std::vector<ParamField<EnsembleJob>> fields = [] {
+    constexpr std::string_view dropped[] = {"out",           "plot",          "section",
+                                            "section-direction", "max-crossings", "section-plot",
+                                            "precision",     "tolerance"};
+    std::vector<ParamField<EnsembleJob>> kept;
+    for (const auto& f : ensemble_job_fields())
+      if (std::find(std::begin(dropped), std::end(dropped), f.name) == std::end(dropped))
+        kept.push_back(f);
+    return kept;
+  }();
+  return fields;
+}
+
+// Hénon–Heiles, V = (x² + y²)/2 + x²y − y³/3, is symmetric under rotations by 120°, so one
+// channel's bound serves all three. Along n = (0, 1): the force is y² − y − x², and where the
+// energy E reaches with y ≥ 2, x²(1/2 + y) ≤ E − y²/2 + y³/3; so the force is positive there
+// whenever (y² − y)(1/2 + y) > E − y²/2 + y³/3, i.e. (2/3)y³ − y/2 > E, which holds for y ≥ 2
+// and E < 13/3. A trajectory reaching y = 2 (from inside, so moving outwards) keeps going.
+ChaosExits chaos_exits_of(int problem) {
+  ChaosExits e;
+  if (ensemble_problems()[static_cast<std::size_t>(problem)].name != "henon-heiles") return e;
+  const double s = std::sqrt(3.0) / 2;
+  e.count = 3;
+  const double normals[3][2] = {{0.0, 1.0}, {-s, -0.5}, {s, -0.5}};
+  for (int c = 0; c < 3; ++c) {
+    e.normal[c][0] = normals[c][0];
+    e.normal[c][1] = normals[c][1];
+  }
+  e.distance = 2.0;
+  return e;
+}
+
+bool chaotic_below(ChaosIndicator indicator) {
+  return indicator == ChaosIndicator::sali || indicator == ChaosIndicator::gali;
+}
 
 std::optional<double> default_chaos_threshold(ChaosIndicator indicator) {
   if (indicator == ChaosIndicator::sali) return 1e-8;
@@ -75,10 +113,22 @@ void validate(const ChaosJob& job) {
     throw ParameterError("--integrator", integrator,
                          fmt::format("one of: {} (one integrator; a one-step method)",
                                      fmt::join(names, ", ")));
-  if (info.kernel == ChaosKernel::spectrum && pinfo.state_words > kMaxSpectrumWords)
+  if (compiled_chaos_kernel(info.kernel) == ChaosKernel::spectrum &&
+      pinfo.state_words > kMaxSpectrumWords)
     throw ParameterError("--indicator", job.indicator,
-                         fmt::format("not spectrum for {}: {} state words, at most {}", pinfo.name,
-                                     pinfo.state_words, kMaxSpectrumWords));
+                         fmt::format("not {} for {}: {} state words, at most {}", job.indicator,
+                                     pinfo.name, pinfo.state_words, kMaxSpectrumWords));
+  if (info.indicator == ChaosIndicator::gali &&
+      (job.gali_k < 2 || job.gali_k > pinfo.state_words))
+    throw ParameterError("--gali-k", fmt::format("{}", job.gali_k),
+                         fmt::format("from 2 to the state words of {} ({})", pinfo.name,
+                                     pinfo.state_words));
+  if (info.indicator == ChaosIndicator::escape && chaos_exits_of(problem).count == 0)
+    throw ParameterError("--indicator", job.indicator,
+                         fmt::format("a problem with exits (henon-heiles), not {}", pinfo.name));
+  if (info.indicator == ChaosIndicator::escape && job.threshold)
+    throw ParameterError("--threshold", fmt::format("{}", *job.threshold),
+                         "none with escape (each start has an exit, not a value to compare)");
   const std::int64_t steps = steps_of(e);
   if (job.every < 1 || job.every > steps || steps % job.every != 0)
     throw ParameterError("--every", fmt::format("{}", job.every),
@@ -140,6 +190,10 @@ ChaosJobOutcome run_chaos_job(const ChaosJob& job,
   setup.every = job.every;
   setup.samples = static_cast<int>(e.samples);
   setup.exact_gpu = job.exact;
+  if (outcome.indicator.indicator == ChaosIndicator::escape)
+    setup.exits = chaos_exits_of(outcome.starts.problem);
+  if (outcome.indicator.indicator == ChaosIndicator::gali)
+    outcome.indicator.output = static_cast<int>(job.gali_k) - 1;
   EnsembleRunOptions options;
   options.backend = e.backend;
   options.threads = static_cast<int>(e.threads);
@@ -154,6 +208,14 @@ ChaosJobOutcome run_chaos_job(const ChaosJob& job,
        static_cast<std::size_t>(outcome.indicator.output)) * n;
   outcome.field.assign(outcome.run.values.begin() + static_cast<std::ptrdiff_t>(last),
                        outcome.run.values.begin() + static_cast<std::ptrdiff_t>(last + n));
+  if (outcome.indicator.indicator == ChaosIndicator::escape) {
+    const std::size_t at = last + n;  // escape_time follows exit among the outputs
+    outcome.escape_time.assign(outcome.run.values.begin() + static_cast<std::ptrdiff_t>(at),
+                               outcome.run.values.begin() + static_cast<std::ptrdiff_t>(at + n));
+    outcome.escaped.assign(static_cast<std::size_t>(setup.exits.count), 0);
+    for (double c : outcome.field)
+      if (c >= 0) ++outcome.escaped[static_cast<std::size_t>(c)];
+  }
   outcome.threshold = job.threshold ? job.threshold : default_chaos_threshold(outcome.indicator.indicator);
   std::int64_t finite = 0, chaotic = 0;
   for (double v : outcome.field) {

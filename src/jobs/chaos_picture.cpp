@@ -4,7 +4,9 @@
 // in (render/chaos_image.hpp): MEGNO diverging about 2 from 0 to 8 (chaotic orbits reach ⟨Y⟩ ≈
 // λt/2 and saturate the red end), SALI logarithmic from 10⁻¹⁶ (rounding: two aligned vectors) to
 // √2, a Lyapunov exponent logarithmic over three decades below the largest, FLI linear between
-// its smallest and largest.
+// its smallest and largest; GALI as SALI, from 10⁻¹⁶ to 1; escape by the exit taken (a hue each),
+// darker the later it was left (the time on a logarithmic scale to the end of the run), white for
+// the starts that stayed.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -23,6 +25,7 @@ namespace {
 constexpr double kMegnoTop = 8.0;
 constexpr double kSaliFloor = 1e-16;
 constexpr double kLyapunovDecades = 3.0;
+constexpr double kLatest = 0.999;  // an escape's shade stays within its exit's unit
 
 ChaosScale scale_of(const ChaosJobOutcome& o) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -42,6 +45,10 @@ ChaosScale scale_of(const ChaosJobOutcome& o) {
     }
     case ChaosIndicator::fli:
       return {ChaosScaleKind::linear, lo, hi > lo ? hi : lo + 1, "FLI"};
+    case ChaosIndicator::gali:
+      return {ChaosScaleKind::logarithmic, kSaliFloor, 1.0, "GALI"};
+    case ChaosIndicator::escape:
+      return {ChaosScaleKind::exits, 0.0, static_cast<double>(o.escaped.size()), "exit"};
   }
   return {};
 }
@@ -77,11 +84,14 @@ RgbImage draw_chaos_picture(const ChaosJob& job, const ChaosJobOutcome& o) {
   };
   const int wa = word(a), wb = word(b);
   const EnsembleStartColumns starts = start_columns(s);
+  const double end = job.ensemble.dt * static_cast<double>(o.steps);
   std::vector<double> ua, vb;
   std::vector<std::int64_t> ja, kb;
   for (std::size_t i = 0; i < s.grid_index.size(); ++i) {
     const auto g = static_cast<std::size_t>(s.grid_index[i]);
     values[g] = o.field[i];
+    if (!o.escape_time.empty() && o.field[i] >= 0)  // exit c, shaded by when: c + [0, 1)
+      values[g] += std::min(kLatest, std::log1p(o.escape_time[i]) / std::log1p(end));
     present[g] = 1;
     ua.push_back(starts.state[i * static_cast<std::size_t>(s.state_words) + static_cast<std::size_t>(wa)]);
     vb.push_back(starts.state[i * static_cast<std::size_t>(s.state_words) + static_cast<std::size_t>(wb)]);
@@ -89,13 +99,17 @@ RgbImage draw_chaos_picture(const ChaosJob& job, const ChaosJobOutcome& o) {
     kb.push_back(s.grid_index[i] / r);
   }
   const auto x = grid_range(ua, ja, r), y = grid_range(vb, kb, r);
-  std::string title = fmt::format("{} of {}, {} h = {} t = {}", o.indicator.name, info.name,
+  const std::string name = o.indicator.indicator == ChaosIndicator::gali
+                               ? fmt::format("GALI_{}", job.gali_k)
+                               : std::string(o.indicator.name);
+  std::string title = fmt::format("{} of {}, {} h = {} t = {}", name, info.name,
                                   o.integrator, job.ensemble.dt,
                                   job.ensemble.dt * static_cast<double>(o.steps));
   if (info.energy_starts)
     title += fmt::format(", E = {}", job.ensemble.energy.value_or(kEnsembleDefaultEnergy));
   if (o.chaotic_fraction)
     title += fmt::format("; chaotic {:.1f}%", 100.0 * *o.chaotic_fraction);
+  if (!o.escape_time.empty()) title += "; exit 0 up, 1 left, 2 right, darker later";
   const ChaosField field{static_cast<int>(r), static_cast<int>(r), values, present};
   return to_rgb_image(draw_chaos_image(field, scale_of(o), title, a, b, x[0], x[1], y[0], y[1]));
 }

@@ -59,6 +59,9 @@ double radicand(const EnsembleProblemInfo& info, int problem, const Plane& plane
 }
 
 // Where along word w (others from `base`) the energy is reached: the interval around base[w].
+// Beyond this distance from the start the energy's reach is taken as unbounded.
+constexpr double kUnbounded = 1e6;
+
 std::array<double, 2> reached_interval(const EnsembleProblemInfo& info, int problem,
                                        const Plane& plane, double energy,
                                        std::vector<double> base, int w) {
@@ -76,7 +79,13 @@ std::array<double, 2> reached_interval(const EnsembleProblemInfo& info, int prob
       base[static_cast<std::size_t>(w)] = start + dir * d;
       return radicand(info, problem, plane, energy, base.data()) >= 0;
     };
-    while (reached(inside + step) && inside + step < 1e6) inside += step, step *= 1.5;
+    while (reached(inside + step) && inside + step < kUnbounded) inside += step, step *= 1.5;
+    if (inside + step >= kUnbounded)  // an open system above its escape energy
+      throw ParameterError(fmt::format("{}-range", info.state_names[static_cast<std::size_t>(w)]),
+                           "none",
+                           fmt::format("a range A:B: at E = {} the energy reaches {} without "
+                                       "bound (the orbits can escape)",
+                                       energy, info.state_names[static_cast<std::size_t>(w)]));
     double outside = inside + step;
     for (int i = 0; i < 60; ++i) {
       const double mid = 0.5 * (inside + outside);
@@ -193,8 +202,8 @@ EnsembleStartSet make_ensemble_starts(const EnsembleJob& job) {
     set.description = fmt::format("{} trajectories sweeping {}", job.n, job.sweep);
     return set;
   }
-  if (job.starts != "grid" && job.starts != "random") {
-    set.rows = read_rows_file(job.starts, info);
+  if (!job.start_rows.empty() || (job.starts != "grid" && job.starts != "random")) {
+    set.rows = job.start_rows.empty() ? read_rows_file(job.starts, info) : job.start_rows;
     set.trajectories = static_cast<std::int64_t>(set.rows.size()) / row_words;
     if (set.trajectories == 0) throw InputError(fmt::format("'{}' holds no start", job.starts));
     for (double v : set.rows)

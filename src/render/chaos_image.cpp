@@ -32,9 +32,24 @@ double bar_position(const ChaosScale& s, double v) {
   return std::clamp(t, 0.0, 1.0);
 }
 
+// Exit c + f: the exit's hue from light (f = 0, left early) to dark (f → 1, left late); no exit
+// (below 0) white.
+std::uint32_t exit_colour(double v) {
+  if (v < 0) return pack_rgb(255, 255, 255);
+  constexpr Rgb8 kHues[] = {{215, 48, 39}, {69, 117, 180}, {26, 152, 80}, {152, 78, 163}};
+  const auto c = std::min<std::size_t>(static_cast<std::size_t>(v), std::size(kHues) - 1);
+  const double f = std::clamp(v - static_cast<double>(c), 0.0, 1.0);
+  const auto shade = [&](std::uint8_t x) {  // from halfway to white down to a third of the hue
+    const double light = x + (255 - x) * 0.5, dark = x / 3.0;
+    return static_cast<std::uint8_t>(std::lround(light + (dark - light) * f));
+  };
+  return pack_rgb(shade(kHues[c].r), shade(kHues[c].g), shade(kHues[c].b));
+}
+
 // The colour at bar position t: MEGNO's diverging blue–white–red with white where the value is
-// 2; the others inferno.
+// 2; exits by exit_colour; the others inferno.
 std::uint32_t colour_at(const ChaosScale& s, double t) {
+  if (s.kind == ChaosScaleKind::exits) return exit_colour(s.low + t * (s.high - s.low));
   if (s.kind == ChaosScaleKind::diverging_about_two) {
     const double centre = (2.0 - s.low) / (s.high - s.low);
     const Rgb8 blue{33, 102, 172}, white{247, 247, 247}, red{178, 24, 43};
@@ -51,6 +66,12 @@ std::uint32_t colour_at(const ChaosScale& s, double t) {
 }
 
 std::vector<AxisTick> bar_ticks(const ChaosScale& s) {
+  if (s.kind == ChaosScaleKind::exits) {  // one at the middle of each exit's stretch
+    std::vector<AxisTick> t;
+    for (int c = 0; c < static_cast<int>(s.high); ++c)
+      t.push_back({c + 0.5, fmt::format("{}", c)});
+    return t;
+  }
   if (s.kind == ChaosScaleKind::logarithmic) return log_ticks(s.low, s.high, 6);
   return linear_ticks(s.low, s.high, 6);
 }
@@ -70,9 +91,10 @@ FrameImage draw_chaos_image(const ChaosField& field, const ChaosScale& scale,
     for (int col = 0; col < field.width; ++col) {
       const std::size_t i = static_cast<std::size_t>(row) * field.width + col;
       const double v = field.values[i];
-      const std::uint32_t c = !field.present[i]  ? kMissing
-                              : std::isnan(v)    ? kFailed
-                                                 : colour_at(scale, bar_position(scale, v));
+      const std::uint32_t c = !field.present[i]                  ? kMissing
+                              : std::isnan(v)                    ? kFailed
+                              : scale.kind == ChaosScaleKind::exits ? exit_colour(v)
+                                                                 : colour_at(scale, bar_position(scale, v));
       const int top = kTitle + (field.height - 1 - row) * zoom;  // row 0 at the bottom
       for (int dy = 0; dy < zoom; ++dy)
         std::fill_n(page.pixels.begin() + static_cast<std::ptrdiff_t>(

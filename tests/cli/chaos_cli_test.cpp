@@ -83,6 +83,65 @@ TEST(ChaosCli, ChosenStartsFromAFileGiveTheirIndicators) {
   EXPECT_EQ(h5::read_attribute(file.id(), "chaotic_fraction").reals.at(0), 0.5);
 }
 
+TEST(ChaosCli, GaliKeepsEveryVolumeAndMapsTheOneAskedFor) {
+  test::TempDir dir;
+  const auto r = run_cli({"chaos", "--energy", "0.125", "--resolution", "8", "--indicator",
+                          "gali", "--gali-k", "3", "--t-end", "200", "--samples", "2", "--data",
+                          "g.h5", "--backend", "cpu"},
+                         dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  h5::Handle file = h5::open_file((dir / "g.h5").string());
+  EXPECT_EQ(h5::read_attribute(file.id(), "value_names").text, "gali1,gali2,gali3,gali4");
+  EXPECT_EQ(h5::read_attribute(file.id(), "gali_k").integer, 3);
+  std::vector<hsize_t> dims;
+  const auto values = h5::read_dataset<double>(file.id(), "values", &dims);
+  const auto gali = h5::read_dataset<double>(file.id(), "indicator");
+  const std::size_t n = gali.size();
+  ASSERT_EQ(dims[1], 4u);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* last = &values[4 * n];  // sample 2
+    constexpr double kUnitRounding = 1e-15;  // a unit vector's norm, to a few ulps
+    EXPECT_NEAR(last[0 * n + i], 1.0, kUnitRounding) << "GALI_1";
+    EXPECT_EQ(gali[i], last[2 * n + i]) << "the map is GALI_3";
+    // A volume of unit vectors only shrinks as vectors are added: GALI_{k+1} ≤ GALI_k, to the
+    // rounding of the Gram–Schmidt that measures them.
+    constexpr double kGramSchmidtRounding = 1e-14;
+    for (int k = 1; k < 4; ++k)
+      EXPECT_LE(last[static_cast<std::size_t>(k) * n + i],
+                last[static_cast<std::size_t>(k - 1) * n + i] + kGramSchmidtRounding);
+  }
+}
+
+TEST(ChaosCli, EscapeBasinOfHenonHeilesAboveTheSaddles) {
+  test::TempDir dir;
+  // Above 1/6 the energy's reach along y is unbounded: the plane's ranges are given.
+  std::vector<std::string> args{"chaos", "--energy", "0.25", "--resolution", "20", "--y-range",
+                                "-1:1", "--py-range", "-1:1", "--indicator", "escape", "--t-end", "100", "--samples", "1",
+                                "--data", "e.h5", "--backend", "cpu"};
+  if (can_draw_text()) args.insert(args.end(), {"--out", "e.png"});
+  const auto r = run_cli(args, dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("escaped: "), std::string::npos) << r.out;
+  h5::Handle file = h5::open_file((dir / "e.h5").string());
+  const auto exit = h5::read_dataset<std::int64_t>(file.id(), "exit");
+  const auto time = h5::read_dataset<double>(file.id(), "escape_time");
+  ASSERT_EQ(exit.size(), time.size());
+  std::size_t left = 0;
+  for (std::size_t i = 0; i < exit.size(); ++i) {
+    EXPECT_GE(exit[i], -1);
+    EXPECT_LE(exit[i], 2);
+    EXPECT_EQ(exit[i] < 0, std::isnan(time[i])) << "a time exactly for the starts that left";
+    if (exit[i] >= 0) {
+      ++left;
+      EXPECT_GT(time[i], 0.0);
+      EXPECT_LE(time[i], 100.0);
+    }
+  }
+  EXPECT_GT(left, exit.size() / 2) << "at E = 0.25 most starts leave by t = 100";
+  EXPECT_EQ(h5::read_attribute(file.id(), "exit_names").text, "up,left,right");
+  if (can_draw_text()) EXPECT_GT(read_png(dir / "e.png").width, 20);
+}
+
 TEST(ChaosCli, BadInputIsRefusedBeforeWork) {
   test::TempDir dir;
   std::vector<test::RefusalCase> cases{
@@ -98,6 +157,13 @@ TEST(ChaosCli, BadInputIsRefusedBeforeWork) {
       {{"--threshold", "lots"}, "--threshold"},
       {{"--starts", "random"}, "--out"},
       {{"--samples", "1000"}, "--samples"},
+      {{"--indicator", "gali", "--gali-k", "5"}, "--gali-k"},
+      {{"--indicator", "gali", "--gali-k", "1"}, "--gali-k"},
+      {{"--problem", "three-body", "--indicator", "escape", "--x1-range", "0:1",
+        "--y1-range", "0:1", "--plane", "x1:y1"},
+       "--indicator"},
+      {{"--indicator", "escape", "--threshold", "1"}, "--threshold"},
+      {{"--indicator", "escape", "--energy", "0.25"}, "--y-range"},  // unbounded above 1/6
   };
   // Without a usable GPU, a run asked onto one is refused before work; with one, it runs there
   // (ChaosCuda compares its values with the CPU's).

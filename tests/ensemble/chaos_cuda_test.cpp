@@ -16,6 +16,7 @@
 #include "ensemble/ensemble_setups.hpp"
 #include "orrery/device/cuda_presence.hpp"
 #include "orrery/ensemble/chaos/chaos_run.hpp"
+#include "orrery/jobs/chaos_job.hpp"
 
 namespace orrery {
 namespace {
@@ -139,6 +140,25 @@ TEST_F(ChaosCuda, ThreeBodiesWithTheFastPairFactorStayCloseToTheCpu) {
         close(gpu.ensemble.final_state[i], cpu.ensemble.final_state[i], "final word", i);
       EXPECT_TRUE(differs) << what << ": the fast kernel gave the exact kernel's bits";
     }
+}
+
+// GALI (the spectrum's kernel with its vectors kept apart) and escape (the growth kernel watching
+// Hénon–Heiles' exits, above the saddles at E = 0.25 where most starts leave by t = 50): options
+// the kernel takes at run time (ChaosKernelArgs::options), the CPU's bits all the same.
+TEST_F(ChaosCuda, GaliAndEscapeGiveTheCpuBits) {
+  test::SmallEnsemble hh;
+  hh.rows = test::henon_heiles_rows(0.125, 301);
+  hh.steps = 2000;
+  test::SmallEnsemble open = hh;
+  open.rows = test::henon_heiles_rows(0.25, 301);
+  open.steps = 5000;
+  for (const char* integrator : kIntegrators) {
+    hh.integrator = open.integrator = integrator;
+    expect_same_bits(chaos_of(hh, ChaosKernel::gali), std::string("gali ") + integrator);
+    ChaosSetup escape = chaos_of(open, ChaosKernel::growth);
+    escape.exits = chaos_exits_of(0);
+    expect_same_bits(escape, std::string("escape ") + integrator);
+  }
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <vector>
 
@@ -72,8 +74,9 @@ void expect_lanes_match_scalar(ChaosKernel kernel) {
       const auto expected = scalar_values<Indicator>(s, rows.data() + 4 * i);
       for (int k = 0; k < o.samples; ++k)
         for (int j = 0; j < o.outputs; ++j)
-          ASSERT_EQ(o.values[(static_cast<std::size_t>(k) * o.outputs + j) * n + i],
-                    expected[static_cast<std::size_t>(k * o.outputs + j)])
+          ASSERT_EQ(std::bit_cast<std::uint64_t>(
+                        o.values[(static_cast<std::size_t>(k) * o.outputs + j) * n + i]),
+                    std::bit_cast<std::uint64_t>(expected[static_cast<std::size_t>(k * o.outputs + j)]))
               << "trajectory " << i << " sample " << k << " output " << j << " threads " << threads;
     }
   }

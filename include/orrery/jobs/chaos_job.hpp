@@ -24,9 +24,10 @@ struct ChaosJob {
   // are not used; its precision must be fp64.
   EnsembleJob ensemble;
   std::string indicator = "megno";
+  std::int64_t gali_k = 2;  // gali: the vectors whose volume is read, 2 ≤ k ≤ state words
   std::int64_t every = 10;  // steps between renormalisations of the deviation vectors
   // Starts whose indicator is beyond this are chaotic: MEGNO, Lyapunov, FLI (and the spectrum's
-  // largest exponent) above it, SALI below it.
+  // largest exponent) above it, SALI and GALI below it.
   std::optional<double> threshold;
   std::string out;   // PNG of the indicator over the plane (grid starts only)
   std::string data;  // HDF5 of every start's values
@@ -34,6 +35,23 @@ struct ChaosJob {
   bool overwrite = false;
   bool in_memory = false;  // the Python face: no file needed
 };
+
+// `orrery ensemble`'s parameters that say where trajectories start and how they are integrated
+// (its outputs and sections are its own, and chaos runs fp64 with fixed steps): the CLI's flags
+// and the Python keywords of orrery.chaos.
+const std::vector<ParamField<EnsembleJob>>& chaos_ensemble_fields();
+
+// The exits of an open problem (the escape indicator), or none. Hénon–Heiles: its three channels
+// (Aguirre, Vallejo & Sanjuán, Phys. Rev. E 64, 066208 (2001)), along the directions of its
+// saddles at 90°, 210° and 330° (channels 0, 1, 2: up, left, right): a trajectory has left
+// through channel c once n_c·q ≥ 2, the distance beyond which the force along n_c points
+// outwards at every point the energy reaches, for any energy below 13/3 (jobs/chaos_job.cpp),
+// so that it never comes back.
+ChaosExits chaos_exits_of(int problem);
+
+// Whether a start is chaotic below the threshold (the alignment indices SALI and GALI, which
+// fall to 0 on a chaotic orbit) rather than above it.
+bool chaotic_below(ChaosIndicator indicator);
 
 // The threshold the literature uses where --threshold is not given (SALI: 10⁻⁸, Skokos 2001), or
 // none (the others depend on the time of the run).
@@ -46,6 +64,9 @@ struct ChaosJobOutcome {
   ChaosIndicatorInfo indicator;
   ChaosOutcome run;
   std::vector<double> field;  // the indicator of each start at the end of the run
+  // escape: each start's time of leaving (NaN: it stayed), and how many left by each exit.
+  std::vector<double> escape_time;
+  std::vector<std::int64_t> escaped;
   std::optional<double> threshold;
   // Of the starts whose indicator is finite, the fraction beyond the threshold; and how many
   // went non-finite (escaped, or met a singularity).

@@ -65,6 +65,9 @@ struct EnsembleJob {
   std::string config;
   bool quiet = false;
   bool in_memory = false;  // the Python face: the results are returned, a file is optional
+  // The Python face's starts given as an array: rows of the state then the parameter words
+  // (starts names them, "array"); empty: starts says where they come from.
+  std::vector<double> start_rows;
 };
 
 // The energy of grid and random starts unless --energy gives one (Hénon–Heiles' chaotic one).

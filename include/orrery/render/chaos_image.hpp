@@ -2,7 +2,9 @@
 // The picture of an indicator of chaos over a plane of starts, with a colour bar: a scale suited
 // to each indicator — diverging about 2 for MEGNO (blue below, white at 2, red above: the
 // regular tori's value in the middle), logarithmic for a Lyapunov exponent and for SALI, linear
-// for FLI — and starts the plane holds no trajectory for (beyond the energy) in gray.
+// for FLI, a hue per exit for escape basins (value c + f: exit c, shade f from light to dark,
+// white below 0: no exit) — and starts the plane holds no trajectory for (beyond the energy) in
+// gray.
 #pragma once
 
 #include <span>
@@ -12,7 +14,7 @@
 
 namespace orrery {
 
-enum class ChaosScaleKind { diverging_about_two, logarithmic, linear };
+enum class ChaosScaleKind { diverging_about_two, logarithmic, linear, exits };
 
 struct ChaosScale {
   ChaosScaleKind kind = ChaosScaleKind::linear;

@@ -35,6 +35,7 @@ void run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options, Chaos
   });
   out.info.seconds = seconds_since(start);
   tasks.tasks.report_progress();
+  tasks.rethrow_stop();
   out.info.backend = to_string(Backend::cpu);
   out.info.kernel = kernel.name;
   out.info.threads = threads;

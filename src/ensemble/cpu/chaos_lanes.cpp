@@ -29,7 +29,7 @@ void run_chaos_lanes(ChaosTaskSource& src) {
   const std::int64_t n = s.trajectories;
 
   std::int64_t first = 0, count = 0, finished = 0;
-  while (src.tasks.next_block(L, first, count, finished)) {
+  while (src.next_block(L, first, count, finished)) {
     LaneBlock<Problem, V> b(s, data, first, count);
     typename TS::State st;
     for (int w = 0; w < D; ++w) TS::Base::word(st, w) = Dual<V, Indicator::vectors>(System::word(b.st, w));
@@ -37,6 +37,7 @@ void run_chaos_lanes(ChaosTaskSource& src) {
     for (int w = 0; w < P; ++w) k[w] = b.k.value[w];
     const auto field = lane_field<Problem>(TS::field(data, k));
     Indicator indicator;
+    indicator.configure(chaos_indicator_options(src.chaos));
     chaos_trajectory<Problem, Table>(st, field, dt, s.steps, src.chaos.every, src.chaos.samples,
                                      indicator, [&](int sample, const V (&out)[O]) {
                                        for (int o = 0; o < O; ++o) {
@@ -50,7 +51,7 @@ void run_chaos_lanes(ChaosTaskSource& src) {
     b.write_final(src.tasks.final_state + first * D, count);
     finished += count;
   }
-  src.tasks.next_block(L, first, count, finished);  // hands in the last block
+  src.next_block(L, first, count, finished);  // hands in the last block
 }
 
 template <class Problem, ChaosKernel Kernel>
@@ -77,6 +78,7 @@ void run_problem(ChaosTaskSource& src) {
     case ChaosKernel::sali:
       return run_kernel<Problem, ChaosKernel::sali>(src, integrator);
     case ChaosKernel::spectrum:
+    case ChaosKernel::gali:  // the spectrum's vectors, kept apart (ChaosIndicatorOptions)
       if constexpr (chaos_kernel_applies<Problem, ChaosKernel::spectrum>)
         return run_kernel<Problem, ChaosKernel::spectrum>(src, integrator);
       return;

@@ -68,6 +68,7 @@ void run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options, Chaos
     a.steps = e.steps;
     a.every = setup.every;
     a.samples = setup.samples;
+    a.options = chaos_indicator_options(setup);
     a.values = s->values.reserve(n * values_per_trajectory);
     a.final_state = s->final_state.reserve(n * words);
     ORRERY_CUDA_CHECK(cudaEventRecord(s->begin, s->stream), where);

@@ -45,6 +45,7 @@ __global__ void __launch_bounds__(kChaosThreadsPerBlock)
       return TS::field(data, k);
   }();
   Indicator indicator;
+  indicator.configure(a.options);
   chaos_trajectory<Problem, Table>(st, field, a.dt, a.steps, a.every, a.samples, indicator,
                                    [&](int sample, const double (&out)[O]) {
                                      for (int o = 0; o < O; ++o)
@@ -93,6 +94,8 @@ ChaosLaunchFn chaos_kernel_for(ChaosKernel kernel, int integrator, bool fast) {
     case ChaosKernel::sali:
       return pick<Problem, ChaosKernel::sali>(integrator, fast);
     case ChaosKernel::spectrum:
+      return pick<Problem, ChaosKernel::spectrum>(integrator, fast);
+    case ChaosKernel::gali:  // the spectrum's vectors, kept apart (a.options.volumes)
       return pick<Problem, ChaosKernel::spectrum>(integrator, fast);
   }
   return nullptr;

@@ -24,6 +24,7 @@ struct ChaosKernelArgs {
   int samples = 1;
   double* values = nullptr;
   double* final_state = nullptr;
+  ChaosIndicatorOptions options;  // chaos_indicator_options(setup)
 };
 
 using ChaosLaunchFn = void (*)(const ChaosKernelArgs&, const void* data, unsigned blocks,

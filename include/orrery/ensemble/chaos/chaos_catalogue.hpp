@@ -32,9 +32,11 @@ struct ChaosKernelIndicator<ChaosKernel::spectrum, T, D> {
   using type = LyapunovSpectrum<T, D>;
 };
 
-// Whether a kernel runs for a problem: the spectrum for at most kMaxSpectrumWords words.
+// Whether a kernel runs for a problem: the spectrum (and GALI) for at most kMaxSpectrumWords
+// words.
 template <class Problem, ChaosKernel Kernel>
 inline constexpr bool chaos_kernel_applies =
-    Kernel != ChaosKernel::spectrum || EnsembleSystem<Problem, double>::D <= kMaxSpectrumWords;
+    compiled_chaos_kernel(Kernel) != ChaosKernel::spectrum ||
+    EnsembleSystem<Problem, double>::D <= kMaxSpectrumWords;
 
 }  // namespace orrery

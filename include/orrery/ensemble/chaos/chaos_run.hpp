@@ -2,26 +2,36 @@
 // An ensemble run with an indicator of chaos per trajectory (ensemble/chaos/chaos_trajectory.hpp):
 // which indicator, how often its vectors are renormalised, and what comes back. One kernel
 // serves the three indicators of one renormalised vector (maximal Lyapunov exponent, FLI,
-// MEGNO: the same work gives all three); SALI and the spectrum have their own.
+// MEGNO: the same work gives all three) and an open system's exits (escape); SALI and the
+// spectrum have their own, and GALI runs the spectrum's with its vectors kept apart
+// (ensemble/chaos/chaos_options.hpp: options that cost no instantiation).
 #pragma once
 
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
+#include "orrery/ensemble/chaos/chaos_options.hpp"
 #include "orrery/ensemble/ensemble_run.hpp"
 
 namespace orrery {
 
-enum class ChaosIndicator { lyapunov, fli, megno, sali, spectrum };
-// The kernels: the vectors each carries and the values each reads.
-enum class ChaosKernel { growth, sali, spectrum };
+enum class ChaosIndicator { lyapunov, fli, megno, sali, spectrum, gali, escape };
+// The kernels: the vectors each carries and the values each reads. gali is the spectrum's
+// compiled kernel run with ChaosIndicatorOptions::volumes.
+enum class ChaosKernel { growth, sali, spectrum, gali };
+
+// The kernel compiled for a run's kernel: GALI runs the spectrum's (ChaosIndicatorOptions).
+constexpr ChaosKernel compiled_chaos_kernel(ChaosKernel k) {
+  return k == ChaosKernel::gali ? ChaosKernel::spectrum : k;
+}
 
 struct ChaosIndicatorInfo {
   ChaosIndicator indicator;
   std::string_view name, description;
   ChaosKernel kernel;
-  int output;  // the value of the kernel's outputs that is this indicator (spectrum: the first)
+  int output;  // the value of the kernel's outputs that is this indicator (spectrum: the first;
+               // gali: GALI_2, the job takes GALI_k from output k − 1)
 };
 
 const std::vector<ChaosIndicatorInfo>& chaos_indicators();
@@ -45,7 +55,17 @@ struct ChaosSetup {
   // CUDA: the exact pair factor 1/r³, which gives the CPU's bits, in place of the GPU's fast one
   // (problems with a pair factor: three bodies; physics/inverse_cube.hpp). The CPU is always exact.
   bool exact_gpu = false;
+  // The growth kernel's exits (escape basins; none by default). At most kMaxChaosExits.
+  ChaosExits exits;
 };
+
+// What the kernel of a setup's indicator is told at run time.
+inline ChaosIndicatorOptions chaos_indicator_options(const ChaosSetup& s) {
+  ChaosIndicatorOptions o;
+  o.volumes = s.kernel == ChaosKernel::gali;
+  o.exits = s.exits;
+  return o;
+}
 
 struct ChaosOutcome {
   std::int64_t trajectories = 0;
@@ -59,7 +79,8 @@ struct ChaosOutcome {
 };
 
 // Throws ParameterError for a setup the lanes do not run (an integrator they are not compiled
-// for, a spectrum of more than 12 words, every not dividing steps, samples out of range).
+// for, a spectrum or GALI of more than 12 words, every not dividing steps, samples out of range,
+// exits out of range).
 void check_chaos_setup(const ChaosSetup& setup);
 ChaosOutcome run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options);
 

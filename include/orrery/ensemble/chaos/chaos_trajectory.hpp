@@ -6,8 +6,10 @@
 // values read at `samples` evenly spaced intervals (sample s after interval ⌈I·s/S⌉ of the
 // I = steps/every). The agent shared by the CPU lanes and the CUDA kernel.
 //
-// An Indicator<T, D> gives `vectors` (K), `outputs`, start(w), update(w, k) and read(out, t, k)
-// (ensemble/chaos/growth_indicators.hpp, sali_indicator.hpp, lyapunov_spectrum.hpp).
+// An Indicator<T, D> gives `vectors` (K), `outputs`, configure(options), start(w), update(w, k)
+// and read(out, t, k) (ensemble/chaos/growth_indicators.hpp, sali_indicator.hpp,
+// lyapunov_spectrum.hpp); one that declares `watches_state` also sees the state's values after
+// every interval, watch(y, t).
 #pragma once
 
 #include <cstdint>
@@ -34,6 +36,11 @@ ORRERY_HD void chaos_trajectory(typename TangentSystem<Problem, T, Indicator::ve
         TS::get_vectors(s, w);
         indicator.update(w.w, k);
         TS::set_vectors(s, w);
+        if constexpr (requires { Indicator::watches_state; }) {
+          T y[TS::D];
+          for (int i = 0; i < TS::D; ++i) y[i] = TS::value(s, i);
+          indicator.watch(y, dt * T(static_cast<lane_scalar_t<T>>(k * every)));
+        }
         for (; next <= samples && k * samples >= intervals * next; ++next) {
           T out[Indicator::outputs];
           indicator.read(out, dt * T(static_cast<lane_scalar_t<T>>(k * every)), k);

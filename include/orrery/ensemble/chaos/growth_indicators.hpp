@@ -19,11 +19,19 @@
 // stable periodic orbit of an isochronous system (a harmonic oscillator) |w| stays bounded and
 // ⟨Y⟩ → 0. Cost: the one tangent vector doubles the words of every operation of the step (each
 // product a multiply and a multiply-add more); a norm, a division and a logarithm per interval.
+//
+// The same run watches an open system's exits when it is given some (ChaosIndicatorOptions:
+// escape basins, Aguirre, Vallejo & Sanjuán, Phys. Rev. E 64, 066208 (2001)): the first exit c
+// whose half-plane n_c·q ≥ d the coordinates q reach at the end of an interval, and that time
+// (so to within τ; −1 and NaN for a trajectory that has not left). A few multiply-adds per exit
+// and interval; nothing without exits.
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "orrery/core/lane_log.hpp"
+#include "orrery/ensemble/chaos/chaos_options.hpp"
 #include "orrery/ensemble/chaos/deviation_vectors.hpp"
 
 namespace orrery {
@@ -32,18 +40,40 @@ template <class T, int D>
 struct GrowthIndicators {
   static constexpr int vectors = 1;
   // What read() gives, in this order.
-  static constexpr int outputs = 3;
-  static constexpr int lyapunov = 0, fli = 1, megno = 2;
+  static constexpr int outputs = 5;
+  static constexpr int lyapunov = 0, fli = 1, megno = 2, exit = 3, escape_time = 4;
+  static constexpr bool watches_state = true;
 
   T growth;      // L_k
   T largest;     // sup_j L_j (FLI)
   T growth_sum;  // Σ_{j<k} L_j
   T megno_sum;   // Σ_{m≤k} Y_m
+  T exit_taken;  // the exit left through, or −1
+  T exit_time;   // when it was first seen beyond it, or NaN
+  ChaosExits exits;
+
+  ORRERY_HD void configure(const ChaosIndicatorOptions& o) { exits = o.exits; }
 
   ORRERY_HD void start(T (&w)[D][1]) {
     start_vectors(w);
     divide_column(w, 0, column_norm(w, 0));
     growth = largest = growth_sum = megno_sum = T(0);
+    exit_taken = T(-1);
+    exit_time = T(std::numeric_limits<lane_scalar_t<T>>::quiet_NaN());
+  }
+
+  // The state words q after an interval ending at time t: the first exit reached, if none was.
+  ORRERY_HD void watch(const T (&q)[D], const T& t) {
+    constexpr int W = D < kChaosExitWords ? D : kChaosExitWords;
+    for (int c = 0; c < exits.count; ++c) {
+      T u = T(static_cast<lane_scalar_t<T>>(exits.normal[c][0])) * q[0];
+      for (int i = 1; i < W; ++i)
+        if (exits.normal[c][i] != 0)
+          u = mul_add(T(static_cast<lane_scalar_t<T>>(exits.normal[c][i])), q[i], u);
+      const auto left = (exit_taken < T(0)) && (u >= T(static_cast<lane_scalar_t<T>>(exits.distance)));
+      exit_taken = lane_select(left, T(static_cast<lane_scalar_t<T>>(c)), exit_taken);
+      exit_time = lane_select(left, t, exit_time);
+    }
   }
 
   // After interval k ≥ 1: renormalise w and update the sums.
@@ -63,6 +93,8 @@ struct GrowthIndicators {
     out[lyapunov] = growth / t;
     out[fli] = largest;
     out[megno] = megno_sum / T(static_cast<lane_scalar_t<T>>(k));
+    out[exit] = exit_taken;
+    out[escape_time] = exit_time;
   }
 };
 

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 
+#include "orrery/ensemble/chaos/chaos_options.hpp"
 #include "orrery/ensemble/chaos/deviation_vectors.hpp"
 
 namespace orrery {
@@ -26,6 +27,8 @@ struct SaliIndicator {
   static constexpr int sali = 0;
 
   T value;
+
+  ORRERY_HD void configure(const ChaosIndicatorOptions&) {}
 
   ORRERY_HD void start(T (&w)[D][2]) {
     start_vectors(w);
