@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -116,6 +117,18 @@ int run_command(orrery::cli::Command& command) {
   }
 }
 
+// A fingerprint of this program and its arguments (FNV-1a), the same on every rank started alike.
+std::uint64_t started_as(int argc, char** argv) {
+  std::uint64_t h = 14695981039346656037ull;
+  const auto add = [&h](const std::string& text) {
+    for (const unsigned char c : text + '\0') h = (h ^ c) * 1099511628211ull;
+  };
+  add(orrery::version());
+  add(orrery::git_hash());
+  for (int k = 1; k < argc; ++k) add(argv[k]);
+  return h;
+}
+
 }  // namespace
 
 std::chrono::steady_clock::time_point orrery::cli::main_entered() { return g_main_entered; }
@@ -126,14 +139,23 @@ int main(int argc, char** argv) {
   // MPI only where mpirun or srun started this process; rank 0 alone speaks on stdout.
   const dist::MpiSession mpi(argc, argv);
   if (!dist::writes() && !std::freopen("/dev/null", "w", stdout)) std::fclose(stdout);
+  if (dist::distributed() && !dist::alike_on_every_rank(started_as(argc, argv))) {
+    if (dist::writes())
+      std::fprintf(stderr, "orrery: the %d ranks were not started alike (another orrery build or "
+                           "other arguments on some): start one command on every rank\n",
+                   dist::layout().size);
+    return 2;
+  }
   // A file past `ulimit -f` then fails its write with EFBIG, which every output reports by name
   // and cleans up after ("cannot write 'x.h5': File too large"), instead of the process being
   // killed without a word and leaving its temporaries.
   ::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"orrery: gravitational and Hamiltonian dynamics at GPU speed", "orrery"};
-  app.set_version_flag("--version", fmt::format("orrery {} ({}), MPI: {}", version(), git_hash(),
-                                                 dist::mpi_built() ? dist::mpi_library()
-                                                                   : "not built in"));
+  // MPI's library is asked only here, when --version is given (dist/mpi_calls.hpp).
+  app.set_version_flag("--version", [] {
+    return fmt::format("orrery {} ({}), MPI: {}", version(), git_hash(),
+                       dist::mpi_built() ? dist::mpi_library() : "not built in");
+  });
   app.require_subcommand(1);
   std::vector<std::unique_ptr<cli::Command>> commands;
   commands.push_back(cli::make_map_command(app));

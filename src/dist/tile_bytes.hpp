@@ -62,6 +62,8 @@ class TileBytesIn {
     if (n == 0 || items_ == 0) return;
     const std::int64_t per = n / (blocks * items_);
     const auto size = static_cast<std::size_t>(blocks * total_ * per);
+    if (per * blocks * items_ != n || (!whole.empty() && whole.size() != size))
+      throw RunError("dist: the ranks' results do not fit together (ranks of other jobs?)");
     if (whole.size() != size) whole.resize(size);
     for (std::int64_t b = 0; b < blocks; ++b)
       for (const ItemRange& t : tiles_)

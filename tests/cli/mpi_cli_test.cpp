@@ -3,8 +3,9 @@
 // `mpirun -np R orrery ...` for R = 1, 2 and 4 on this one host, each giving the files that one
 // process gives without mpirun (the same bytes of every picture, the same values of every
 // dataset: the HDF5 files also hold each run's timings), also with more ranks than rows; bad
-// input said once, with the status of one process; a command that does not run over ranks
-// refused. Skipped where this build has no MPI or the machine no mpirun.
+// input said once, with the status of one process; ranks started with other arguments, and a
+// command that does not run over ranks, refused. Skipped where this build has no MPI or the
+// machine no mpirun.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
@@ -185,6 +186,19 @@ TEST(MpiCli, BadInputIsSaidOnceWithTheStatusOfOneProcess) {
   const auto first = over.err.find(alone.err);
   ASSERT_NE(first, std::string::npos) << over.err;
   EXPECT_EQ(over.err.find(alone.err, first + 1), std::string::npos) << "said once: " << over.err;
+  EXPECT_FALSE(fs::exists(dir / "m.png"));
+}
+
+TEST(MpiCli, RanksStartedWithOtherArgumentsAreRefused) {
+  if (const std::string why = mpi_missing(); !why.empty()) GTEST_SKIP() << why;
+  test::TempDir dir;
+  // Rank 0 asked for a map of 16 rows, rank 1 for one of 8: results that would not fit together.
+  const std::string rank_0 = mpirun(1) + " '" ORRERY_CLI_PATH
+                             "' map --resolution 16 --steps 10 --out m.png : -np 1";
+  const auto r = run_cli({"map", "--resolution", "8", "--steps", "10", "--out", "m.png"},
+                         dir.path(), rank_0);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("orrery: the 2 ranks were not started alike"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir / "m.png"));
 }
 

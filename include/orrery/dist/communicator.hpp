@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The ranks of a job launched by mpirun or srun, and the few messages the distributed jobs send:
 // the one interface over MPI. Without MPI in the build, or without a launcher, the process is
-// one rank of one and every call here is a copy or nothing. Only src/dist/communicator_mpi.cpp
-// includes <mpi.h>: turning ORRERY_MPI on or off recompiles that file alone.
+// one rank of one and every call here is a copy or nothing. MPI itself is a plugin loaded only
+// under a launcher (src/dist/mpi_calls.hpp): a process started alone does not load it.
 //
 // Every rank calls the collective functions below in the same order (the jobs do the same work
 // in the same order on every rank); a failure inside MPI ends the whole job (MPI's default
@@ -17,7 +17,8 @@
 
 namespace orrery::dist {
 
-// Whether this build has MPI, and which library ("Open MPI v4.1.4, ..."; "" without).
+// Whether this build has MPI, and which library ("Open MPI v4.1.4"; why not, where its plugin
+// does not load). The second loads the plugin: for --version.
 bool mpi_built();
 std::string mpi_library();
 
@@ -62,6 +63,10 @@ void broadcast_from_root(std::vector<std::byte>& bytes);
 // Collective. The least and the sum of every rank's value, on every rank.
 int least_over_ranks(int value);
 std::int64_t sum_over_ranks(std::int64_t value);
+
+// Collective. Whether every rank gave the same value (the fingerprint of its program and
+// arguments: a launcher that started other commands on some ranks is refused, not obeyed).
+bool alike_on_every_rank(std::uint64_t value);
 
 // Ends every rank of the job with this status (MPI_Abort); the caller has said why. Without
 // MPI, std::exit.
