@@ -86,6 +86,7 @@ EnsembleOutcome ensemble_over_ranks(const EnsembleSetup& setup, const EnsembleRu
   whole.info = part.info;
   if (!writes()) return whole;
   whole.trajectories = setup.trajectories;
+  whole.info.note = over_ranks_note(whole.info.note);
   for (int r = 0; r < l.size; ++r) {
     TileBytesIn in(parts[static_cast<std::size_t>(r)],
                    interleaved_tiles(setup.trajectories, own.tile, r, l.size), setup.trajectories);
@@ -114,6 +115,7 @@ ChaosOutcome chaos_over_ranks(const ChaosSetup& setup, const EnsembleRunOptions&
   whole.info = part.info;
   if (!writes()) return whole;
   whole.trajectories = n;
+  whole.info.note = over_ranks_note(whole.info.note);
   whole.sample_time = part.sample_time;
   whole.ensemble.trajectories = n;
   whole.ensemble.info = part.ensemble.info;

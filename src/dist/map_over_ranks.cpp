@@ -49,6 +49,7 @@ DivergenceMap map_over_ranks(const DivergenceMapParams& params, const MapRunOpti
     in.place_array(map.nonfinite);
   }
   map.info.wall_seconds = seconds_since(t0);
+  map.info.note = over_ranks_note(map.info.note);
   return map;
 }
 

@@ -37,6 +37,12 @@ int rank_threads(int asked) {
   return std::max(1, share);
 }
 
+std::string over_ranks_note(const std::string& note) {
+  const std::string ranks = "over " + std::to_string(layout().size) +
+                            " ranks (the backend, kernel and threads are rank 0's)";
+  return note.empty() ? ranks : note + "; " + ranks;
+}
+
 std::vector<int> rank_devices(Backend backend, const std::vector<int>& asked) {
   if (!asked.empty() || !distributed() || backend == Backend::cpu || !cuda_built()) return asked;
   const int gpus = cuda_device_count();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "orrery/core/backend.hpp"
@@ -38,5 +39,9 @@ int rank_threads(int asked);
 // rank where L ≤ G (one rank per GPU, or several GPUs each), and device (node rank mod G) where
 // L > G. One process, or no device: `asked` (empty: all).
 std::vector<int> rank_devices(Backend backend, const std::vector<int>& asked);
+
+// A run's note, with what a summary of rank 0's part leaves out: "over R ranks (the backend,
+// kernel and threads are rank 0's)" after `note`.
+std::string over_ranks_note(const std::string& note);
 
 }  // namespace orrery::dist
