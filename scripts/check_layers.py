@@ -11,7 +11,7 @@ import sys
 
 # Rank of each layer; a layer may include its own and lower ranks, and of equal rank only itself.
 RANK = {"core": 0, "device": 1, "physics": 1, "integrate": 2, "nbody": 3, "ensemble": 3,
-        "scenes": 4, "render": 4, "io": 5, "jobs": 6, "apps": 7, "python": 7, "dist": 7}
+        "scenes": 4, "render": 4, "io": 5, "dist": 6, "jobs": 7, "apps": 8, "python": 8}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"(?:orrery/)?([a-z_]+)/')
 # The dispatchers, and the headers beside them that hold their option and result types.
 DISPATCHERS = {

@@ -9,6 +9,7 @@
 
 #include "cli_params.hpp"
 #include "command.hpp"
+#include "orrery/dist/communicator.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
 #include "orrery/io/config_file.hpp"
 #include "orrery/jobs/chaos_job.hpp"
@@ -95,6 +96,7 @@ class ChaosCommand final : public Command {
       };
     const ChaosJobOutcome o = run_chaos_job(job, on_progress);
     progress.finish();
+    if (!dist::writes()) return 0;  // rank 0 says what was done
     if (job.ensemble.quiet) return 0;
     const EnsembleRunInfo& i = o.run.info;
     if (!i.note.empty()) std::fprintf(stderr, "orrery chaos: note: %s\n", i.note.c_str());

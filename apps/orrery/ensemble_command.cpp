@@ -11,6 +11,7 @@
 #include "cli_params.hpp"
 #include "command.hpp"
 #include "orrery/core/backend.hpp"
+#include "orrery/dist/communicator.hpp"
 #include "orrery/io/config_file.hpp"
 #include "orrery/jobs/ensemble_job.hpp"
 #include "orrery/jobs/ensemble_section.hpp"
@@ -89,6 +90,7 @@ class EnsembleCommand final : public Command {
       };
     const EnsembleJobOutcome outcome = run_ensemble_job(job, observer);
     progress.finish();
+    if (!dist::writes()) return 0;  // rank 0 says what was done
     if (job.quiet) return 0;
 
     if (job.tolerance > 0)

@@ -3,6 +3,8 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -20,6 +22,8 @@
 #include "orrery/core/text_error.hpp"
 #include "orrery/core/version.hpp"
 #include "orrery/device/cpu/cpu_threads.hpp"
+#include "orrery/dist/check_on_every_rank.hpp"
+#include "orrery/dist/communicator.hpp"
 
 namespace {
 
@@ -31,6 +35,35 @@ std::string shown(const char* message) { return orrery::shown_text(message, kMes
 
 const char* g_command = "";  // the command running, for the terminate handler
 
+// Under mpirun or srun, which rank says it ("rank 2 of 4: "); "" in one process.
+std::string rank_words() {
+  const orrery::dist::RankLayout& l = orrery::dist::layout();
+  return l.size > 1 ? fmt::format("rank {} of {}: ", l.rank, l.size) : "";
+}
+
+// The commands that run over the ranks of an MPI job (docs/guide/mpi.md); the others refuse
+// more than one rank rather than each doing the whole job and racing for its files.
+bool runs_over_ranks(const std::string& command) {
+  return command == "map" || command == "zoom" || command == "ensemble" || command == "chaos";
+}
+
+// Says why the command failed and ends it with `status`. In one process, or where every rank
+// stopped together at the job's checks (dist/check_on_every_rank.hpp), the status is returned.
+// Otherwise the other ranks may be waiting for this one: it names itself and ends them all. An
+// error in what the user gave is met by every rank at once, and rank 0 ends the job first: the
+// other ranks wait a moment before they speak, so that it is said once.
+int report_failure(const std::string& command, const std::string& text, int status, bool input) {
+  using namespace orrery;
+  if (!dist::distributed() || dist::stopped_together()) {
+    const std::string who = dist::writes() ? "" : rank_words();
+    std::fprintf(stderr, "orrery %s: %s%s\n", command.c_str(), who.c_str(), text.c_str());
+    return status;
+  }
+  if (input && !dist::writes()) std::this_thread::sleep_for(std::chrono::seconds(2));
+  std::fprintf(stderr, "orrery %s: %s%s\n", command.c_str(), rank_words().c_str(), text.c_str());
+  dist::abort_all(status);
+}
+
 // std::bad_alloc thrown on a worker thread ends in std::terminate, not in main's catch: said in
 // the same words as there, with status 1, instead of an abort (134).
 [[noreturn]] void on_terminate() {
@@ -38,8 +71,8 @@ const char* g_command = "";  // the command running, for the terminate handler
     try {
       std::rethrow_exception(e);
     } catch (const std::bad_alloc&) {
-      std::fprintf(stderr, "orrery %s: error: out of memory (the job asked for more memory than "
-                           "this process could get)\n", g_command);
+      std::fprintf(stderr, "orrery %s: %serror: out of memory (the job asked for more memory "
+                           "than this process could get)\n", g_command, rank_words().c_str());
       std::_Exit(1);
     } catch (...) {
     }
@@ -71,6 +104,31 @@ void check_threads_start(const CLI::App& command) {
   for (auto& t : threads) t.join();
 }
 
+// Runs the command. Over ranks, input refused before the job's first check (a flag, a config
+// file) is refused by every rank alike: this rank joins the others at that check with its
+// refusal, so that the ranks end together and one says why.
+int run_command(orrery::cli::Command& command) {
+  try {
+    return command.run();
+  } catch (const orrery::InputError&) {
+    if (orrery::dist::distributed() && orrery::dist::before_first_check())
+      orrery::dist::check_on_every_rank([] { throw; });
+    throw;
+  }
+}
+
+// A fingerprint of this program and its arguments (FNV-1a), the same on every rank started alike.
+std::uint64_t started_as(int argc, char** argv) {
+  std::uint64_t h = 14695981039346656037ull;
+  const auto add = [&h](const std::string& text) {
+    for (const unsigned char c : text + '\0') h = (h ^ c) * 1099511628211ull;
+  };
+  add(orrery::version());
+  add(orrery::git_hash());
+  for (int k = 1; k < argc; ++k) add(argv[k]);
+  return h;
+}
+
 }  // namespace
 
 std::chrono::steady_clock::time_point orrery::cli::main_entered() { return g_main_entered; }
@@ -78,12 +136,26 @@ std::chrono::steady_clock::time_point orrery::cli::main_entered() { return g_mai
 int main(int argc, char** argv) {
   g_main_entered = std::chrono::steady_clock::now();
   using namespace orrery;
+  // MPI only where mpirun or srun started this process; rank 0 alone speaks on stdout.
+  const dist::MpiSession mpi(argc, argv);
+  if (!dist::writes() && !std::freopen("/dev/null", "w", stdout)) std::fclose(stdout);
+  if (dist::distributed() && !dist::alike_on_every_rank(started_as(argc, argv))) {
+    if (dist::writes())
+      std::fprintf(stderr, "orrery: the %d ranks were not started alike (another orrery build or "
+                           "other arguments on some): start one command on every rank\n",
+                   dist::layout().size);
+    return 2;
+  }
   // A file past `ulimit -f` then fails its write with EFBIG, which every output reports by name
   // and cleans up after ("cannot write 'x.h5': File too large"), instead of the process being
   // killed without a word and leaving its temporaries.
   ::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"orrery: gravitational and Hamiltonian dynamics at GPU speed", "orrery"};
-  app.set_version_flag("--version", fmt::format("orrery {} ({})", version(), git_hash()));
+  // MPI's library is asked only here, when --version is given (dist/mpi_calls.hpp).
+  app.set_version_flag("--version", [] {
+    return fmt::format("orrery {} ({}), MPI: {}", version(), git_hash(),
+                       dist::mpi_built() ? dist::mpi_library() : "not built in");
+  });
   app.require_subcommand(1);
   std::vector<std::unique_ptr<cli::Command>> commands;
   commands.push_back(cli::make_map_command(app));
@@ -107,6 +179,7 @@ int main(int argc, char** argv) {
       names += (names.empty() ? "" : ", ") + name;
     }
     if (!known) {
+      if (!dist::writes()) return 2;  // every rank parses the same words: rank 0 says it
       std::fprintf(stderr, "orrery: '%s' is not a command (expected one of: %s; see orrery --help)\n",
                    shown(argv[1]).c_str(), names.c_str());
       return 2;
@@ -122,6 +195,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    if (!dist::writes()) return 2;
     std::fprintf(stderr, "orrery: %s (see orrery --help)\n", shown(e.what()).c_str());
     return 2;
   }
@@ -131,32 +205,39 @@ int main(int argc, char** argv) {
     const std::string name = command->app().get_name();
     g_command = name.c_str();
     std::set_terminate(on_terminate);
+    if (dist::distributed() && !runs_over_ranks(name)) {
+      if (dist::writes())
+        std::fprintf(stderr, "orrery %s: runs as one process, not over %d ranks (map, zoom, "
+                             "ensemble and chaos run over the ranks of mpirun or srun): "
+                             "start it without mpirun, or with one rank\n",
+                     name.c_str(), dist::layout().size);
+      return 2;
+    }
     try {
       check_threads_start(command->app());
-      return command->run();
+      return run_command(*command);
+    } catch (const dist::StoppedElsewhere& e) {  // the rank that refused says why
+      return e.status();
     } catch (const TextParameterError& e) {  // the text again, with a caret at the character
-      std::fprintf(stderr, "orrery %s: %s\n%s\n", name.c_str(), shown(e.what()).c_str(),
-                   e.pointer().c_str());
-      return 2;
+      return report_failure(name, shown(e.what()) + "\n" + e.pointer(), 2, true);
     } catch (const InputError& e) {
-      std::fprintf(stderr, "orrery %s: %s\n", name.c_str(), shown(e.what()).c_str());
-      return 2;
+      return report_failure(name, shown(e.what()), 2, true);
     } catch (const std::bad_alloc&) {
-      std::fprintf(stderr, "orrery %s: error: out of memory (the job asked for more memory than "
-                           "this process could get)\n", name.c_str());
-      return 1;
+      return report_failure(name, "error: out of memory (the job asked for more memory than this "
+                                  "process could get)", 1, false);
     } catch (const std::system_error& e) {
       // std::thread says only "Resource temporarily unavailable" where it cannot start one.
       const bool thread = e.code() == std::errc::resource_unavailable_try_again;
-      std::fprintf(stderr, "orrery %s: error: %s%s\n", name.c_str(), shown(e.what()).c_str(),
-                   thread ? " (a thread could not be started: the limit of processes and threads "
-                            "(ulimit -u) or the memory for their stacks is reached; --threads N "
-                            "asks for fewer)"
-                          : "");
-      return 1;
+      return report_failure(
+          name,
+          "error: " + shown(e.what()) +
+              (thread ? " (a thread could not be started: the limit of processes and threads "
+                        "(ulimit -u) or the memory for their stacks is reached; --threads N "
+                        "asks for fewer)"
+                      : ""),
+          1, false);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "orrery %s: error: %s\n", name.c_str(), shown(e.what()).c_str());
-      return 1;
+      return report_failure(name, "error: " + shown(e.what()), 1, false);
     }
   }
   return 2;

@@ -13,6 +13,7 @@
 #include "command.hpp"
 #include "orrery/core/backend.hpp"
 #include "orrery/core/process_clock.hpp"
+#include "orrery/dist/communicator.hpp"
 #include "orrery/io/config_file.hpp"
 #include "orrery/jobs/map_job.hpp"
 #include "progress_line.hpp"
@@ -72,6 +73,7 @@ class MapCommand final : public Command {
       };
     const MapOutcome outcome = run_map_job(job, observer);
     progress.finish();
+    if (!dist::writes()) return 0;  // rank 0 says what was done
     const DivergenceMap& map = outcome.map;
 
     if (!map.info.note.empty() && !job.quiet)
@@ -100,6 +102,7 @@ class MapCommand final : public Command {
     if (map.info.backend == to_string(Backend::cuda)) release_cuda_devices(job.devices);
     if (timings_) print_timings(outcome.timings);
     std::fflush(nullptr);
+    if (dist::in_mpi_job()) return 0;  // through main, whose MpiSession finalises MPI
     std::_Exit(0);
   }
 

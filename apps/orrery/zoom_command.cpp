@@ -9,6 +9,7 @@
 #include "cli_params.hpp"
 #include "command.hpp"
 #include "orrery/core/backend.hpp"
+#include "orrery/dist/communicator.hpp"
 #include "orrery/io/config_file.hpp"
 #include "orrery/jobs/zoom_job.hpp"
 #include "progress_line.hpp"
@@ -66,6 +67,7 @@ class ZoomCommand final : public Command {
     observer.stop = [] { return StopSignals::received() != 0; };
     const ZoomOutcome r = run_zoom_job(job, observer);
     progress.finish();
+    if (!dist::writes()) return 0;  // rank 0 says what was done
 
     if (r.stopped) {
       const int signal = StopSignals::received();

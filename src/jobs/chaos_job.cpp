@@ -10,6 +10,9 @@
 #include <fmt/ranges.h>
 
 #include "orrery/core/error.hpp"
+#include "orrery/dist/check_on_every_rank.hpp"
+#include "orrery/dist/communicator.hpp"
+#include "orrery/dist/ensemble_over_ranks.hpp"
 #include "orrery/ensemble/chaos/lyapunov_spectrum.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
 #include "orrery/io/output_path.hpp"
@@ -163,15 +166,17 @@ void validate(const ChaosJob& job) {
 
 ChaosJobOutcome run_chaos_job(const ChaosJob& job,
                               const std::function<void(const EnsembleProgress&)>& progress) {
-  validate(job);
   const EnsembleJob e = quiet_ensemble(job);
   ChaosJobOutcome outcome;
-  try {
-    outcome.starts = make_ensemble_starts(e);
-  } catch (const ParameterError& err) {
-    if (err.parameter().starts_with("--")) throw;
-    throw err.renamed("--" + err.parameter());
-  }
+  dist::check_on_every_rank([&] {
+    validate(job);
+    try {
+      outcome.starts = make_ensemble_starts(e);
+    } catch (const ParameterError& err) {
+      if (err.parameter().starts_with("--")) throw;
+      throw err.renamed("--" + err.parameter());
+    }
+  });
   outcome.indicator = chaos_indicator_info(job.indicator);
   outcome.steps = steps_of(e);
   const auto& pinfo = ensemble_problems()[static_cast<std::size_t>(outcome.starts.problem)];
@@ -200,7 +205,8 @@ ChaosJobOutcome run_chaos_job(const ChaosJob& job,
   options.cpu_kernel = e.cpu_kernel;
   options.devices = e.devices;
   options.progress = progress;
-  outcome.run = run_chaos(setup, options);
+  outcome.run = dist::chaos_over_ranks(setup, options);
+  if (!dist::writes()) return outcome;  // rank 0 alone has every trajectory, and writes
 
   const auto n = static_cast<std::size_t>(outcome.run.trajectories);
   const std::size_t last =

@@ -14,6 +14,9 @@
 #include "jobs/ensemble_text.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/memory_budget.hpp"
+#include "orrery/dist/check_on_every_rank.hpp"
+#include "orrery/dist/communicator.hpp"
+#include "orrery/dist/ensemble_over_ranks.hpp"
 #include "orrery/ensemble/ensemble.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
 #include "orrery/ensemble/problems/polynomial/polynomial_choice.hpp"
@@ -255,15 +258,17 @@ void validate(const EnsembleJob& job) {
 }
 
 EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserver& observer) {
-  validate(job);
   EnsembleJobOutcome outcome;
-  try {
-    outcome.starts = make_ensemble_starts(job);
-  } catch (const ParameterError& e) {
-    // The starts' options are read here, before any work; named as the flags are.
-    if (e.parameter().starts_with("--")) throw;
-    throw e.renamed("--" + e.parameter());
-  }
+  dist::check_on_every_rank([&] {
+    validate(job);
+    try {
+      outcome.starts = make_ensemble_starts(job);
+    } catch (const ParameterError& e) {
+      // The starts' options are read here, before any work; named as the flags are.
+      if (e.parameter().starts_with("--")) throw;
+      throw e.renamed("--" + e.parameter());
+    }
+  });
   outcome.steps = steps_of(job);
   outcome.section = ensemble_section_of(job, outcome.starts.problem);
   const auto choices = run_choices(job, outcome.starts.problem);
@@ -292,13 +297,15 @@ EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserv
     r.integrator = ensemble_integrators()[static_cast<std::size_t>(setup.integrator)].name;
     r.precision = setup.precision;
     if (observer.starting) observer.starting(r, static_cast<int>(c), static_cast<int>(choices.size()));
-    r.outcome = run_ensemble(setup, options);
+    r.outcome = dist::ensemble_over_ranks(setup, options);
+    if (!dist::writes()) continue;  // rank 0 alone has every trajectory, and writes
     summarise_drift(r, setup);
     summarise_steps(r);
     if (outcome.section.word >= 0) summarise_section(r, outcome.section.capacity);
     outcome.runs.push_back(std::move(r));
   }
 
+  if (!dist::writes()) return outcome;
   // The data first and the pictures last: a new picture always has its data beside it.
   OutputSet outputs(job.overwrite ? IfExists::replace : IfExists::refuse);
   if (!job.out.empty()) outputs.add(job.out, encode_ensemble_file(job.out, job, outcome));

@@ -9,6 +9,9 @@
 #include <utility>
 
 #include "orrery/core/error.hpp"
+#include "orrery/dist/check_on_every_rank.hpp"
+#include "orrery/dist/communicator.hpp"
+#include "orrery/dist/map_over_ranks.hpp"
 #include "orrery/io/divergence_map_file.hpp"
 #include "orrery/io/output_path.hpp"
 #include "orrery/io/output_set.hpp"
@@ -103,18 +106,19 @@ MapOutcome run_map_job(const MapJob& job, const MapObserver& observer) {
   MapOutcome outcome;
   MapTimings& t = outcome.timings;
   t.started = Clock::now();
-  const MapRunOptions options = map_run_options(job, observer);
+  const MapRunOptions options = dist::for_this_rank(map_run_options(job, observer));
   {
     // Set-up that cannot harm the user's files, started before the checks; where they refuse,
     // leaving this scope waits for it.
     MapPreparation preparation(job.physics, options);
-    validate(job);
+    dist::check_on_every_rank([&] { validate(job); });
     t.checked = Clock::now();
     preparation.wait();
     t.prepared = Clock::now();
   }
-  outcome.map = compute_divergence_map(job.physics, options);
+  outcome.map = dist::map_over_ranks(job.physics, options);
   t.computed = Clock::now();
+  if (!dist::writes()) return outcome;  // rank 0 alone writes
   t.backend_setup_seconds = outcome.map.info.setup_seconds;
   const DivergenceMap& map = outcome.map;
   // Both files are encoded at once: the data (HDF5) on a thread of its own, the picture here.

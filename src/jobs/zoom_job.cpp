@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "orrery/core/error.hpp"
+#include "orrery/dist/map_over_ranks.hpp"
 #include "orrery/io/output_path.hpp"
 #include "orrery/jobs/map_job.hpp"
 #include "orrery/render/colormap.hpp"
@@ -215,7 +216,7 @@ void validate(const ZoomJob& job) {
 DivergenceMap compute_zoom_frame(const ZoomJob& job, std::int64_t k, const MapObserver& observer) {
   MapJob map = job.map;
   map.physics = zoom_frame_params(job, k);
-  return compute_divergence_map(map.physics, map_run_options(map, observer));
+  return dist::map_over_ranks(map.physics, map_run_options(map, observer));
 }
 
 RgbImage zoom_frame_picture(const ZoomJob& job, const DivergenceMap& map) {

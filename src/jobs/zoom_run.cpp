@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // run_zoom_job: the frames folder and its record, the frames not yet made, and the movie.
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -12,6 +13,8 @@
 
 #include "orrery/core/error.hpp"
 #include "orrery/core/seconds_since.hpp"
+#include "orrery/dist/check_on_every_rank.hpp"
+#include "orrery/dist/communicator.hpp"
 #include "orrery/io/config_file.hpp"
 #include "orrery/io/divergence_map_file.hpp"
 #include "orrery/io/output_path.hpp"
@@ -144,34 +147,49 @@ void encode_movie(const ZoomJob& job, const fs::path& frames, ZoomOutcome& outco
   outcome.movie = job.out;
 }
 
+// The frames not yet made (both files there), as rank 0 found them, on every rank.
+std::vector<std::int64_t> frames_to_do(const ZoomJob& job, const fs::path& frames,
+                                       const fs::path& data) {
+  std::vector<std::int64_t> to_do;
+  if (dist::writes())
+    for (std::int64_t k = 0; k < job.frames; ++k) {
+      std::error_code ec;
+      const bool made = fs::exists(frames / zoom_frame_name(k, "png"), ec) &&
+                        (data.empty() || fs::exists(data / zoom_frame_name(k, "h5"), ec));
+      if (!made) to_do.push_back(k);
+    }
+  std::vector<std::byte> bytes(to_do.size() * sizeof(std::int64_t));
+  std::memcpy(bytes.data(), to_do.data(), bytes.size());
+  dist::broadcast_from_root(bytes);
+  to_do.resize(bytes.size() / sizeof(std::int64_t));
+  std::memcpy(to_do.data(), bytes.data(), bytes.size());
+  return to_do;
+}
+
 }  // namespace
 
 ZoomOutcome run_zoom_job(const ZoomJob& job, const ZoomObserver& observer) {
-  validate(job);
+  dist::check_on_every_rank([&] { validate(job); });
   const fs::path frames = zoom_frames_dir(job);
   const fs::path data = job.data_dir;
   const std::string record = zoom_record(job);
   const bool own_data_folder = !data.empty() && !same_file(data, frames);
-  check_folder_holds_no_input("--frames-dir", frames, job);
-  if (own_data_folder) check_folder_holds_no_input("--data-dir", data, job);
-  check_record("--frames-dir", frames, record, job.overwrite);
-  if (own_data_folder) check_record("--data-dir", data, record, job.overwrite);
-  const RunLock frames_lock = take_folder("--frames-dir", frames, record, job.overwrite);
-  std::optional<RunLock> data_lock;
-  if (own_data_folder) data_lock.emplace(take_folder("--data-dir", data, record, job.overwrite));
+  // Rank 0 alone looks at the folders, takes them and writes into them.
+  std::optional<RunLock> frames_lock, data_lock;
+  dist::check_on_every_rank([&] {
+    if (!dist::writes()) return;
+    check_folder_holds_no_input("--frames-dir", frames, job);
+    if (own_data_folder) check_folder_holds_no_input("--data-dir", data, job);
+    check_record("--frames-dir", frames, record, job.overwrite);
+    if (own_data_folder) check_record("--data-dir", data, record, job.overwrite);
+    frames_lock.emplace(take_folder("--frames-dir", frames, record, job.overwrite));
+    if (own_data_folder) data_lock.emplace(take_folder("--data-dir", data, record, job.overwrite));
+  });
 
   ZoomOutcome outcome;
   outcome.frames_dir = frames.string();
-  std::vector<std::int64_t> to_do;
-  for (std::int64_t k = 0; k < job.frames; ++k) {
-    std::error_code ec;
-    const bool made = fs::exists(frames / zoom_frame_name(k, "png"), ec) &&
-                      (data.empty() || fs::exists(data / zoom_frame_name(k, "h5"), ec));
-    if (made)
-      ++outcome.frames_kept;
-    else
-      to_do.push_back(k);
-  }
+  const std::vector<std::int64_t> to_do = frames_to_do(job, frames, data);
+  outcome.frames_kept = job.frames - static_cast<std::int64_t>(to_do.size());
   // The work of each frame to do, in steps a pixel: later frames may take more.
   double work_to_do = 0;
   for (const std::int64_t k : to_do) work_to_do += static_cast<double>(zoom_steps(job, k));
@@ -179,7 +197,10 @@ ZoomOutcome run_zoom_job(const ZoomJob& job, const ZoomObserver& observer) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto since = [&] { return seconds_since(t0); };
   for (const std::int64_t k : to_do) {
-    if (observer.stop && observer.stop()) {
+    // Every rank stops at the same frame where any was asked to (a gather half the ranks
+    // never reach would wait for ever).
+    const bool stop_here = observer.stop && observer.stop();
+    if (dist::least_over_ranks(stop_here ? 0 : 1) == 0) {
       outcome.stopped = true;
       return outcome;
     }
@@ -195,6 +216,10 @@ ZoomOutcome run_zoom_job(const ZoomJob& job, const ZoomObserver& observer) {
                                work_to_do});
       };
     const DivergenceMap map = compute_zoom_frame(job, k, map_observer);
+    if (!dist::writes()) {  // rank 0 alone writes
+      ++outcome.frames_computed;
+      continue;
+    }
     const DivergenceMapParams params = zoom_frame_params(job, k);
     const RgbImage picture = zoom_frame_picture(job, map);
     // The data first and the picture last: a picture in the folder means the frame is made.
@@ -213,7 +238,7 @@ ZoomOutcome run_zoom_job(const ZoomJob& job, const ZoomObserver& observer) {
     if (observer.frame) observer.frame({k, params, &map, &picture});
   }
   outcome.compute_seconds = since();
-  encode_movie(job, frames, outcome);
+  if (dist::writes()) encode_movie(job, frames, outcome);
   return outcome;
 }
 

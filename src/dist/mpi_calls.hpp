@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// The MPI plugin: src/dist/communicator_mpi.cpp, built as liborrery_mpi.so beside the library
+// (build/lib/) and loaded by communicator.cpp only where a launcher started the process. A
+// program that links MPI loads its libraries (libmpi, its runtime, hwloc, libevent) at every
+// start; loaded on demand, a process started alone pays nothing for it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "orrery/dist/communicator.hpp"
+
+namespace orrery::dist {
+
+// Changed with MpiCalls: a plugin of another build is refused rather than called wrongly.
+inline constexpr int kMpiCallsVersion = 1;
+inline constexpr const char* kMpiPluginName = "liborrery_mpi.so";
+inline constexpr const char* kMpiPluginEntry = "orrery_mpi_calls";
+
+// What the plugin does, for communicator.cpp; the collectives are called only with more than
+// one rank.
+struct MpiCalls {
+  int version;
+  std::string (*library)();                      // callable before start
+  RankLayout (*start)(int* argc, char*** argv);  // MPI_Init_thread, and where this rank stands
+  void (*finish)();                              // MPI_Finalize
+  std::vector<std::vector<std::byte>> (*gather_to_root)(std::span<const std::byte> mine);
+  void (*broadcast_from_root)(std::vector<std::byte>& bytes);
+  int (*least_over_ranks)(int value);
+  std::int64_t (*sum_over_ranks)(std::int64_t value);
+  void (*abort_all)(int status);  // MPI_Abort: does not return
+};
+
+}  // namespace orrery::dist
+
+// The plugin's one entry: its calls.
+extern "C" const orrery::dist::MpiCalls* orrery_mpi_calls();
