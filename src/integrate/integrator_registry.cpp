@@ -19,6 +19,7 @@
 #include "orrery/integrate/runge_kutta/adaptive_array_stepper.hpp"
 #include "orrery/integrate/runge_kutta/array_stepper.hpp"
 #include "orrery/integrate/splitting/array_stepper.hpp"
+#include "orrery/integrate/wisdom_holman/array_stepper.hpp"
 
 namespace orrery {
 
@@ -57,6 +58,9 @@ IntegratorInfo info_of() {
     info.force_evaluations = Table::typical_force_evaluations;
     info.adaptive = true;
     info.fp32 = Table::fp32;
+  } else if constexpr (Table::family == IntegratorFamily::wisdom_holman) {
+    info.force_evaluations = Table::force_evaluations;
+    info.symplectic = true;
   }
   if (info.stages == 0) info.stages = info.force_evaluations;
   return info;
@@ -78,6 +82,7 @@ std::string_view family_name(IntegratorFamily family) {
     case IntegratorFamily::block_steps: return "block time steps";
     case IntegratorFamily::ias15: return "Gauss–Radau (IAS15)";
     case IntegratorFamily::implicit_runge_kutta: return "implicit Runge–Kutta";
+    case IntegratorFamily::wisdom_holman: return "Wisdom–Holman";
   }
   return "unknown";
 }
@@ -161,6 +166,8 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
       stepper = std::make_unique<ImplicitArrayStepper<Table, Real>>();
     else if constexpr (Table::family == IntegratorFamily::splitting)
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
+    else if constexpr (Table::family == IntegratorFamily::wisdom_holman)
+      stepper = std::make_unique<WhfastArrayStepper<Real>>();
   });
   return stepper;
 }

@@ -20,6 +20,7 @@ class DirectEngine final : public ForceEngine<Real> {
   explicit DirectEngine(const EngineOptions& options);
 
   std::string name() const override { return "direct"; }
+  double gravitational_constant() const override { return options_.g; }
   std::string backend() const override { return to_string(Backend::cpu); }
   ArrayDevice<Real>& device() override { return device_; }
   // The instruction-set variant in use ("scalar" for float128).
