@@ -26,6 +26,10 @@ std::vector<ParamField<J>> make_fields() {
   }
   f.push_back(text_field("input", "initial conditions from a particle file (CSV or HDF5)",
                          &J::input));
+  f.push_back(text_field("units",
+                         "the input's units of length, time and mass, e.g. au,yr,msun "
+                         "(REBOUND's names; G from them, 39.4769... for these)",
+                         &J::units));
   add_engine_fields(f, &J::engine, &J::theta, &J::multipole, &J::accuracy);
   {
     auto i = text_field("integrator", "time integrator (orrery sim --list)", &J::integrator);

@@ -25,6 +25,7 @@ namespace orrery {
 struct SimJob {
   std::string scene;  // a scene name, or empty with `input`
   std::string input;  // a particle file (CSV or HDF5), a run's snapshot, or a run (its newest)
+  std::string units;  // of `input`: length, time, mass ("au,yr,msun"), G from them; "": the file's
   std::string engine = "direct";
   // The tree engine's opening angle and multipole order (nbody/engines.hpp).
   double theta = 0.5;
