@@ -277,6 +277,9 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
       c, "integrator", [](const PySimulation& s) { return s.job().integrator; },
       "time integrator by name (orrery sim --list)");
   setting(
+      c, "corrector", [](const PySimulation& s) { return s.job().corrector; },
+      "whfast's symplectic corrector: 0 (none), 3, 5, 7, 11 or 17 (REBOUND's ri_whfast.corrector)");
+  setting(
       c, "tolerance", [](const PySimulation& s) { return s.job().tolerance; },
       "> 0: step-size control of an embedded method (dt is then the first step); 0: fixed "
       "steps");

@@ -30,7 +30,7 @@ constexpr double kAddedBytesPerBody = 3 * 8 * sizeof(double);
 const std::vector<std::string>& setting_keywords() {
   static const std::vector<std::string> k{
       "engine",       "theta",     "multipole", "integrator", "dt",      "tolerance", "block_eta",
-      "block_length", "precision", "threads",   "backend",    "devices", "cpu_kernel"};
+      "block_length", "precision", "threads",   "backend",    "devices", "cpu_kernel", "corrector"};
   return k;
 }
 

@@ -139,6 +139,7 @@ class Simulation:
     def __len__(self) -> int: ...
     engine: str
     integrator: str
+    corrector: int
     tolerance: float
     backend: str
     precision: str

@@ -125,11 +125,15 @@ std::vector<std::string> adaptive_integrator_names() {
 
 template <class Real>
 std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, double tolerance,
-                                                       const BlockStepOptions& block) {
+                                                       const BlockStepOptions& block,
+                                                       int corrector) {
   if (!(std::isfinite(tolerance) && tolerance >= 0))
     throw ParameterError("tolerance", fmt::format("{}", tolerance),
                          "a tolerance > 0 (step control), or 0 for fixed steps");
   find_integrator(name);  // throws the error that names the valid ones
+  if (corrector != 0 && find_integrator(name).family != IntegratorFamily::wisdom_holman)
+    throw ParameterError("corrector", std::to_string(corrector),
+                         fmt::format("0 for {} (a symplectic corrector is whfast's)", name));
   std::unique_ptr<ArrayStepper<Real>> stepper;
   visit_integrator(name, [&]<class Table>() {
     if constexpr (Table::family == IntegratorFamily::ias15) {
@@ -167,14 +171,14 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
     else if constexpr (Table::family == IntegratorFamily::splitting)
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
     else if constexpr (Table::family == IntegratorFamily::wisdom_holman)
-      stepper = std::make_unique<WhfastArrayStepper<Real>>();
+      stepper = std::make_unique<WhfastArrayStepper<Real>>(corrector);
   });
   return stepper;
 }
 
 #define ORRERY_MAKE_STEPPER(Real) \
   template std::unique_ptr<ArrayStepper<Real>> make_array_stepper<Real>( \
-      std::string_view, double, const BlockStepOptions&);
+      std::string_view, double, const BlockStepOptions&, int);
 ORRERY_MAKE_STEPPER(float)
 ORRERY_MAKE_STEPPER(double)
 ORRERY_MAKE_STEPPER(float128)

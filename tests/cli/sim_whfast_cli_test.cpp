@@ -79,6 +79,18 @@ TEST(SimWhfastCli, BadUnitsAreRefusedBeforeWork) {
   EXPECT_NE(r.err.find("--units"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("'fortnight' is none of them"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "run"));
+  // A corrector is whfast's, of the orders REBOUND has.
+  r = run_cli({"sim", "--input", "earth.csv", "--integrator", "leapfrog", "--corrector", "11",
+               "--out", "run"},
+              dir.path());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--corrector: 11"), std::string::npos) << r.err;
+  r = run_cli({"sim", "--input", "earth.csv", "--integrator", "whfast", "--corrector", "4",
+               "--out", "run"},
+              dir.path());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--corrector: 4"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "run"));
   r = run_cli({"sim", "--scene", "kepler", "--units", "au,yr,msun", "--out", "run"}, dir.path());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("no --units with --scene"), std::string::npos) << r.err;
