@@ -75,9 +75,9 @@ void check_written(SimulationCore& core) {
     for (std::size_t i = 0; i < count; ++i) {
       const double x = h.element_size == 4 ? static_cast<const float*>(h.data)[i]
                                            : static_cast<const double*>(h.data)[i];
-      if (!std::isfinite(x) || (positive && !(x > 0)))
+      if (!std::isfinite(x) || (positive && !(x >= 0)))
         throw ParameterError(name, py::str(py::float_(x)),
-                             positive ? "finite masses > 0" : "finite numbers");
+                             positive ? "finite masses >= 0" : "finite numbers");
     }
   };
   const std::size_t n = core.size();
@@ -224,9 +224,23 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
           [](PySimulation& s, const py::handle& mass, const py::handle& position,
              const py::handle& velocity, const py::handle& softening, const py::handle& primary,
              const py::kwargs& elements) {
-            s.add(mass, position, velocity, softening, primary, elements);
+            // REBOUND's m= for mass=.
+            py::dict rest;
+            py::object m = py::reinterpret_borrow<py::object>(mass);
+            for (auto [key, value] : elements) {
+              if (key.cast<std::string>() != "m") {
+                rest[key] = value;
+                continue;
+              }
+              if (!mass.is_none())
+                throw ParameterError("m", py::str(value), "mass= or m=, not both");
+              m = py::reinterpret_borrow<py::object>(value);
+            }
+            if (m.is_none())
+              throw ParameterError("mass", "none given", "mass= (or m=): one mass a body");
+            s.add(m, position, velocity, softening, primary, rest);
           },
-          py::arg("mass"), py::arg("position") = py::none(), py::arg("velocity") = py::none(),
+          py::arg("mass") = py::none(), py::arg("position") = py::none(), py::arg("velocity") = py::none(),
           py::arg("softening") = py::none(), py::kw_only(), py::arg("primary") = py::none(),
           kAddDoc)
       .def(
@@ -263,6 +277,9 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
       c, "integrator", [](const PySimulation& s) { return s.job().integrator; },
       "time integrator by name (orrery sim --list)");
   setting(
+      c, "corrector", [](const PySimulation& s) { return s.job().corrector; },
+      "whfast's symplectic corrector: 0 (none), 3, 5, 7, 11 or 17 (REBOUND's ri_whfast.corrector)");
+  setting(
       c, "tolerance", [](const PySimulation& s) { return s.job().tolerance; },
       "> 0: step-size control of an embedded method (dt is then the first step); 0: fixed "
       "steps");
@@ -285,7 +302,11 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
       "steps", [](const PySimulation& s) { return s.clock().steps; }, "steps taken");
   c.def_property_readonly("G", &PySimulation::g, "gravitational constant");
   c.def_property_readonly("softening", &PySimulation::softening, "global softening length");
-  c.def_property_readonly("units", &PySimulation::units, "the units of the scene or file");
+  c.def_property(
+      "units", &PySimulation::units,
+      [](PySimulation& s, const py::handle& value) { s.set_units(value); },
+      "the units: the scene's or the file's; set (\"au\", \"yr\", \"msun\") — REBOUND's "
+      "names, any order — before adding bodies, and G becomes theirs (39.476926... for these)");
   c.def_property_readonly("t_end", &PySimulation::t_end,
                           "the end time the scene or file suggests (0: none)");
   state_property(c, "position", &SimulationCore::positions, true, &position_rows,

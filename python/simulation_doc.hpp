@@ -48,7 +48,9 @@ inline constexpr const char* kAddDoc =
     R"(add(mass, position=None, velocity=None, softening=None, *, primary=None, **elements): N
 bodies more, vectorised: masses (N,), positions and velocities (N, 3) (None: at rest),
 per-particle softening (N,) or None. Ids follow those already there. Without a dt, one is
-suggested from the system's dynamical time.
+suggested from the system's dynamical time. m= is mass= (REBOUND's name). A mass of 0 is a test
+particle: it feels the others and pulls none of them (REBOUND's m = 0); placed after the last
+body with mass, its pairs with the other test particles cost nothing.
 
 Or by orbital elements instead of positions, as REBOUND's sim.add() takes them (each one number,
 or N numbers; angles in radians):

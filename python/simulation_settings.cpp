@@ -13,6 +13,7 @@
 #include "orrery/jobs/memory_estimate.hpp"
 #include "orrery/jobs/simulation_of_job.hpp"
 #include "orrery/nbody/coinciding_particles.hpp"
+#include "orrery/physics/unit_system.hpp"
 #include "orrery/scenes/dynamical_time.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 
@@ -29,7 +30,7 @@ constexpr double kAddedBytesPerBody = 3 * 8 * sizeof(double);
 const std::vector<std::string>& setting_keywords() {
   static const std::vector<std::string> k{
       "engine",       "theta",     "multipole", "integrator", "dt",      "tolerance", "block_eta",
-      "block_length", "precision", "threads",   "backend",    "devices", "cpu_kernel"};
+      "block_length", "precision", "threads",   "backend",    "devices", "cpu_kernel", "corrector"};
   return k;
 }
 
@@ -82,8 +83,9 @@ std::vector<double> per_body(const py::handle& value, std::size_t n, bool three,
 
 void require_masses(const std::vector<double>& masses) {
   for (const double x : masses)
-    if (!(x > 0) || !std::isfinite(x))
-      throw ParameterError("mass", py::str(py::float_(x)), "finite masses > 0");
+    if (!(x >= 0) || !std::isfinite(x))
+      throw ParameterError("mass", py::str(py::float_(x)),
+                           "finite masses >= 0 (0: a test particle, which feels but does not pull)");
 }
 
 PySimulation::PySimulation(double g, double softening, const py::kwargs& settings)
@@ -199,6 +201,30 @@ void PySimulation::set_dt(double dt) {
     core_->set_dt(dt);
   else
     clock_.dt = dt;
+}
+
+void PySimulation::set_units(const py::handle& value) {
+  require_idle();
+  UnitSystem units;
+  if (py::isinstance<py::str>(value)) {
+    units = parse_units(value.cast<std::string>());
+  } else {
+    std::vector<std::string> names;
+    try {
+      names = value.cast<std::vector<std::string>>();
+    } catch (const py::cast_error&) {
+      throw ParameterError("units", py::str(value), unit_names_accepted());
+    }
+    units = parse_units(names);
+  }
+  // REBOUND's rule: the bodies' numbers are in the units they were given in, and G would
+  // change under them.
+  if (size() > 0)
+    throw ParameterError("units", describe(units),
+                         "units set before the first body is added (this simulation has " +
+                             std::to_string(size()) + ")");
+  g_ = gravitational_constant(units);
+  units_ = describe(units);
 }
 
 void PySimulation::require_idle() const {

@@ -18,7 +18,7 @@ namespace orrery::python {
 // numpy makes of `value`; ParameterError naming `name` for another shape, what is not numbers,
 // complex numbers, or a value that is not finite.
 std::vector<double> per_body(const py::handle& value, std::size_t n, bool three, const char* name);
-// ParameterError unless every mass is finite and > 0.
+// ParameterError unless every mass is finite and >= 0 (0: a test particle).
 void require_masses(const std::vector<double>& masses);
 
 class PySimulation {
@@ -45,6 +45,10 @@ class PySimulation {
   double g() const { return g_; }
   double softening() const { return softening_; }
   const std::string& units() const { return units_; }
+  // Length, time and mass units by name (a sequence of three, or "au, yr, msun"; REBOUND's
+  // table, physics/unit_system.hpp): G becomes theirs. Only before the first body is added;
+  // ParameterError naming "units" otherwise, or for names not in the table.
+  void set_units(const py::handle& value);
   double t_end() const { return t_end_; }
   const Diagnostics& initial() const { return initial_; }
   const SimClock& clock() const { return core_ ? core_->clock() : clock_; }

@@ -32,6 +32,11 @@ SceneOptions::SceneOptions(CLI::App& app)
     : specs_(scene_parameter_specs()), values_(specs_.size()) {
   for (std::size_t i = 0; i < specs_.size(); ++i) {
     const ParamSpec& s = specs_[i];
+    // A flag the command has already (sim's --units): given through it, set_text() takes it.
+    if (app.get_option_no_throw("--" + s.name)) {
+      options_.push_back(nullptr);
+      continue;
+    }
     options_.push_back(app.add_option("--" + s.name, values_[i], scene_help(s))
                            ->type_name(param_type_name(s))
                            ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast));
@@ -40,7 +45,7 @@ SceneOptions::SceneOptions(CLI::App& app)
 
 void SceneOptions::apply(SimJob& job) const {
   for (std::size_t i = 0; i < specs_.size(); ++i) {
-    if (options_[i]->count() == 0) continue;
+    if (!options_[i] || options_[i]->count() == 0) continue;
     try {
       set(job, specs_[i].name, parse_param_text(specs_[i], values_[i]));
     } catch (const ParameterError& e) {
@@ -56,6 +61,21 @@ void SceneOptions::set(SimJob& job, const std::string& name, ParamValue value) {
       return;
     }
   job.scene_settings.emplace_back(name, std::move(value));
+}
+
+bool SceneOptions::set_text(SimJob& job, const std::string& name, const std::string& text) const {
+  for (const auto& scene : scenes())
+    if (scene.description.name == job.scene)
+      for (const auto& p : scene.description.parameters)
+        if (p.spec.name == name) {
+          try {
+            set(job, name, parse_param_text(p.spec, text));
+          } catch (const ParameterError& e) {
+            throw e.renamed("--" + name);
+          }
+          return true;
+        }
+  return false;
 }
 
 void SceneOptions::rethrow_as_flag(const ParameterError& e) const {

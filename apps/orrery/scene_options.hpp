@@ -23,6 +23,9 @@ class SceneOptions {
   // The values given, parsed (ParameterError naming the flag).
   void apply(SimJob& job) const;
   static void set(SimJob& job, const std::string& name, ParamValue value);
+  // A flag both the command and some scenes have (--units): the value given, as job.scene's
+  // parameter where that scene has one of this name (true), else nothing is set (false).
+  bool set_text(SimJob& job, const std::string& name, const std::string& text) const;
   // A scene names its parameters bare in its refusals; on the command line they are flags.
   [[noreturn]] void rethrow_as_flag(const ParameterError& e) const;
 

@@ -12,7 +12,10 @@
 #include "orrery/nbody/engines.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/io/config_file.hpp"
+#include "orrery/io/orbit_table.hpp"
 #include "orrery/io/output_path.hpp"
+#include "orrery/io/particle_file.hpp"
+#include "orrery/io/run_store.hpp"
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 #include "progress_line.hpp"
@@ -56,6 +59,9 @@ class SimCommand final : public Command {
         scene_options_(*app_) {
     app_->add_flag("--list", list_, "list scenes, integrators and engines, then exit");
     app_->add_flag("--quiet", quiet_, "no diagnostics table and no progress line");
+    app_->add_flag("--orbits", orbits_,
+                   "at the end, print every body's orbital elements about its Jacobi primary "
+                   "(a, e, inc, Omega, omega, f, P; angles in radians)");
     app_->add_option("--config", config_, "TOML file of parameters (keys as the flags); flags "
                                           "override it")
         ->type_name("FILE");
@@ -78,6 +84,10 @@ class SimCommand final : public Command {
     for (const auto& f : sim_job_fields())
       if (params_.option(f.name)->count() > 0) job.given.push_back(f.name);
     scene_options_.apply(job);
+    // --units: the two-galaxies scene's own parameter (si or nbody) with that scene, else the
+    // units of --input.
+    if (!job.units.empty() && !job.scene.empty() && scene_options_.set_text(job, "units", job.units))
+      job.units.clear();
 
     ProgressLine progress(quiet_, "steps");
     SimObserver observer;
@@ -148,6 +158,14 @@ class SimCommand final : public Command {
                  outcome.steps, outcome.time, outcome.backend, outcome.cpu_kernel,
                  outcome.snapshots, job.out,
                  outcome.stopped_early ? " (stopped by --stop-after; --resume continues)" : "");
+    if (orbits_) {  // the run's last snapshot, read back as any later reader would
+      const auto snapshots = run_snapshots(job.out);
+      if (!snapshots.empty()) {
+        const InitialConditions last = read_particle_file(snapshot_path(job.out, snapshots.back()));
+        fmt::print("orbits at t = {} (about each body's Jacobi primary, G = {}):\n{}", last.time,
+                   last.g, orbit_table(last.particles, last.g, last.time));
+      }
+    }
     return 0;
   }
 
@@ -176,6 +194,7 @@ class SimCommand final : public Command {
   SceneOptions scene_options_;
   bool list_ = false;
   bool quiet_ = false;
+  bool orbits_ = false;
   std::string config_;
 };
 

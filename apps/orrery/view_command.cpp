@@ -56,6 +56,10 @@ class ViewCommand final : public Command {
     ViewJob job;
     sim_params_.apply(job.sim);
     scene_options_.apply(job.sim);
+    // --units: the two-galaxies scene's own parameter with that scene, else --input's units.
+    if (!job.sim.units.empty() && !job.sim.scene.empty() &&
+        scene_options_.set_text(job.sim, "units", job.sim.units))
+      job.sim.units.clear();
     view_params_.apply(job);
     job.run = run_;
     if (!job.run.empty() && (!job.sim.scene.empty() || !job.sim.input.empty()))

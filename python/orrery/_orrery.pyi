@@ -143,7 +143,7 @@ class Simulation:
     def load(path: str, **settings: Any) -> Simulation: ...
     def add(
         self,
-        mass: npt.ArrayLike,
+        mass: npt.ArrayLike | None = None,
         position: npt.ArrayLike | None = None,
         velocity: npt.ArrayLike | None = None,
         softening: npt.ArrayLike | None = None,
@@ -162,6 +162,7 @@ class Simulation:
         l: npt.ArrayLike | None = None,
         theta: npt.ArrayLike | None = None,
         T: npt.ArrayLike | None = None,
+        m: npt.ArrayLike | None = None,
     ) -> None: ...
     def orbits(
         self,
@@ -177,6 +178,7 @@ class Simulation:
     def __len__(self) -> int: ...
     engine: str
     integrator: str
+    corrector: int
     tolerance: float
     backend: str
     precision: str
@@ -191,6 +193,8 @@ class Simulation:
     def softening(self) -> float: ...
     @property
     def units(self) -> str: ...
+    @units.setter
+    def units(self, value: str | tuple[str, str, str] | list[str]) -> None: ...
     @property
     def t_end(self) -> float: ...
     position: npt.NDArray[np.floating]

@@ -3,7 +3,7 @@
 # sim.orbits() translated (rebound/tests/test_orbital_elements.py, test_particle.py,
 # test_simulation.py; each test names the one it translates, with REBOUND's tolerances), bodies
 # added by elements several at a time, the primaries, and an orbit integrated for its period.
-# REBOUND's test particles (m = 0) are bodies of mass 1e-4 here: a Simulation's bodies have mass.
+# REBOUND's test particles are test particles here too (m=0): they feel the bodies and pull none.
 import math
 
 import numpy as np
@@ -40,7 +40,7 @@ def test_inclined_eccentric(inc):  # test_orbital_elements.py: test_inclined_ecc
     places = ["l", "f", "theta", "M", "T"]
     for k in range(10):
         peri = "omega" if k < 5 else "pomega"
-        sim.add(mass=1e-4, a=1.24 + k, e=0.123, inc=inc, Omega=0.64,
+        sim.add(m=0, a=1.24 + k, e=0.123, inc=inc, Omega=0.64,
                 **{peri: 0.12, places[k % 5]: 0.632})
     o = sim.orbits()
     np.testing.assert_allclose(o["e"], 0.123, rtol=0, atol=D)
@@ -55,11 +55,11 @@ def test_inclined_eccentric(inc):  # test_orbital_elements.py: test_inclined_ecc
 @pytest.mark.parametrize("inc", [0.0, math.pi])  # and test_retrorade_planar_eccentric
 def test_planar_eccentric(inc):  # test_orbital_elements.py: test_planar_eccentric
     sim = star()
-    sim.add(mass=1e-4, a=1.0, e=0.123, inc=inc)  # REBOUND's dummy: the Jacobi barycentre moves
+    sim.add(m=0, a=1.0, e=0.123, inc=inc)  # REBOUND's dummy: the Jacobi barycentre moves
     places = ["l", "f", "theta", "M", "T"]
     for k in range(10):
         value = 6.32 if k == 9 else 0.632
-        sim.add(mass=1e-4, a=1.24 + k, e=0.123, inc=inc, Omega=0.0 if k < 5 else 1.25,
+        sim.add(m=0, a=1.24 + k, e=0.123, inc=inc, Omega=0.0 if k < 5 else 1.25,
                 pomega=0.12, **{places[k % 5]: value})
     o = sim.orbits()
     np.testing.assert_allclose(o["e"], 0.123, rtol=0, atol=D)
@@ -75,9 +75,9 @@ def test_planar_eccentric(inc):  # test_orbital_elements.py: test_planar_eccentr
 @pytest.mark.parametrize("inc,Omega", [(0.14, 0.64), (0.0, 0.0), (2.14, 0.64), (math.pi, 0.0)])
 def test_circular(inc, Omega):
     sim = star()
-    sim.add(mass=1e-4, a=1.0, inc=inc, Omega=Omega)
-    sim.add(mass=1e-4, a=1.24, inc=inc, Omega=Omega, l=0.632)
-    sim.add(mass=1e-4, a=2.24, inc=inc, Omega=Omega, theta=0.632)
+    sim.add(m=0, a=1.0, inc=inc, Omega=Omega)
+    sim.add(m=0, a=1.24, inc=inc, Omega=Omega, l=0.632)
+    sim.add(m=0, a=2.24, inc=inc, Omega=Omega, theta=0.632)
     o = sim.orbits()
     np.testing.assert_allclose(o["e"], 0.0, rtol=0, atol=D)
     np.testing.assert_allclose(o["inc"], inc, rtol=0, atol=D)
@@ -89,7 +89,7 @@ def test_circular(inc, Omega):
 
 def test_adding_orbits():  # test_particle.py: test_adding_orbits
     sim = star(m=1.0)
-    sim.add(mass=1e-4, a=1.0)
+    sim.add(m=0, a=1.0)
     refused = [dict(e=0.1), dict(a=1.0, e=0.1, omega=0.1, pomega=0.1),
                dict(a=2.0, e=0.1, f=0.1, M=0.1), dict(a=2.0, e=0.1, f=0.1, l=0.1),
                dict(a=2.0, e=0.1, f=0.1, theta=0.1), dict(a=3.0, e=1.0), dict(a=3.0, e=1.1),
@@ -97,14 +97,14 @@ def test_adding_orbits():  # test_particle.py: test_adding_orbits
                dict(a=-3.0, e=1.4, f=3.1)]
     for kw in refused:
         with pytest.raises(ValueError):
-            sim.add(mass=1e-4, **kw)
+            sim.add(m=0, **kw)
     for inc in (0.1, -0.1):
         for place in ("pomega", "theta", "l"):
-            sim.add(mass=1e-4, a=2.0, e=0.1, inc=inc, **{place: 0.1})
+            sim.add(m=0, a=2.0, e=0.1, inc=inc, **{place: 0.1})
     for extra in ({}, dict(f=0.2), dict(T=0.2), dict(theta=0.2)):
-        sim.add(mass=1e-4, P=2.0, e=0.1, inc=-2.1, pomega=0.1, **extra)
-    sim.add(mass=1e-4, a=-3.0, e=1.4)
-    sim.add(mass=1e-4, a=-3.0, e=1.4, f=0.1)
+        sim.add(m=0, P=2.0, e=0.1, inc=-2.1, pomega=0.1, **extra)
+    sim.add(m=0, a=-3.0, e=1.4)
+    sim.add(m=0, a=-3.0, e=1.4, f=0.1)
     assert len(sim) == 14
     o = sim.orbits()
     assert abs(o["P"][7] - 2.0) < D

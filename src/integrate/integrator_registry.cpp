@@ -19,6 +19,7 @@
 #include "orrery/integrate/runge_kutta/adaptive_array_stepper.hpp"
 #include "orrery/integrate/runge_kutta/array_stepper.hpp"
 #include "orrery/integrate/splitting/array_stepper.hpp"
+#include "orrery/integrate/wisdom_holman/array_stepper.hpp"
 
 namespace orrery {
 
@@ -57,6 +58,9 @@ IntegratorInfo info_of() {
     info.force_evaluations = Table::typical_force_evaluations;
     info.adaptive = true;
     info.fp32 = Table::fp32;
+  } else if constexpr (Table::family == IntegratorFamily::wisdom_holman) {
+    info.force_evaluations = Table::force_evaluations;
+    info.symplectic = true;
   }
   if (info.stages == 0) info.stages = info.force_evaluations;
   return info;
@@ -78,6 +82,7 @@ std::string_view family_name(IntegratorFamily family) {
     case IntegratorFamily::block_steps: return "block time steps";
     case IntegratorFamily::ias15: return "Gauss–Radau (IAS15)";
     case IntegratorFamily::implicit_runge_kutta: return "implicit Runge–Kutta";
+    case IntegratorFamily::wisdom_holman: return "Wisdom–Holman";
   }
   return "unknown";
 }
@@ -120,11 +125,15 @@ std::vector<std::string> adaptive_integrator_names() {
 
 template <class Real>
 std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, double tolerance,
-                                                       const BlockStepOptions& block) {
+                                                       const BlockStepOptions& block,
+                                                       int corrector) {
   if (!(std::isfinite(tolerance) && tolerance >= 0))
     throw ParameterError("tolerance", fmt::format("{}", tolerance),
                          "a tolerance > 0 (step control), or 0 for fixed steps");
   find_integrator(name);  // throws the error that names the valid ones
+  if (corrector != 0 && find_integrator(name).family != IntegratorFamily::wisdom_holman)
+    throw ParameterError("corrector", std::to_string(corrector),
+                         fmt::format("0 for {} (a symplectic corrector is whfast's)", name));
   std::unique_ptr<ArrayStepper<Real>> stepper;
   visit_integrator(name, [&]<class Table>() {
     if constexpr (Table::family == IntegratorFamily::ias15) {
@@ -161,13 +170,15 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
       stepper = std::make_unique<ImplicitArrayStepper<Table, Real>>();
     else if constexpr (Table::family == IntegratorFamily::splitting)
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
+    else if constexpr (Table::family == IntegratorFamily::wisdom_holman)
+      stepper = std::make_unique<WhfastArrayStepper<Real>>(corrector);
   });
   return stepper;
 }
 
 #define ORRERY_MAKE_STEPPER(Real) \
   template std::unique_ptr<ArrayStepper<Real>> make_array_stepper<Real>( \
-      std::string_view, double, const BlockStepOptions&);
+      std::string_view, double, const BlockStepOptions&, int);
 ORRERY_MAKE_STEPPER(float)
 ORRERY_MAKE_STEPPER(double)
 ORRERY_MAKE_STEPPER(float128)

@@ -102,9 +102,10 @@ std::optional<double>* element_of(OrbitGiven& g, std::string_view name) {
 // The bodies of a file of orbits, one a line after the header `header` (line `line` of `in`):
 // the first at the origin at rest (its elements left empty), each other on its orbit about
 // its primary (the barycentre of the lines before it where the primary column is empty or
-// absent, else the body of that index), with G = 1 and t = 0 (physics/orbital_elements.hpp).
+// absent, else the body of that index), with the run's G and t = 0
+// (physics/orbital_elements.hpp).
 Particles<double> read_orbit_rows(std::istream& in, const std::string& file, long line,
-                                  const std::vector<std::string_view>& header) {
+                                  const std::vector<std::string_view>& header, double g) {
   const std::vector<std::string> names(header.begin(), header.end());
   int mass = -1, primary = -1;
   for (std::size_t k = 0; k < names.size(); ++k) {
@@ -143,7 +144,9 @@ Particles<double> read_orbit_rows(std::istream& in, const std::string& file, lon
       if (!parse_real(fields[k], x) || !std::isfinite(x))
         throw ParameterError(where, std::string(fields[k]), "a finite number (or nothing)");
       if (static_cast<int>(k) == mass) {
-        if (!(x > 0.0)) throw ParameterError(where, std::string(fields[k]), "a finite number > 0");
+        if (!(x >= 0.0))
+          throw ParameterError(where, std::string(fields[k]),
+                               "a finite number >= 0 (0: a test particle)");
         m = x;
       } else if (static_cast<int>(k) == primary) {
         if (!(x >= 0.0 && x < static_cast<double>(p.size()) && x == std::floor(x)))
@@ -158,7 +161,7 @@ Particles<double> read_orbit_rows(std::istream& in, const std::string& file, lon
     PointMass body{.mass = m};
     if (any || p.size() > 0) {
       try {
-        body = body_from_orbit(1.0, primary_of(p, p.size(), about), m, given);
+        body = body_from_orbit(g, primary_of(p, p.size(), about), m, given);
       } catch (const ParameterError& err) {
         throw err.renamed(fmt::format("{}:{} column '{}'", file, line, err.parameter()));
       }
@@ -175,7 +178,7 @@ Particles<double> read_orbit_rows(std::istream& in, const std::string& file, lon
 
 }  // namespace
 
-Particles<double> read_particle_csv(const std::filesystem::path& path) {
+Particles<double> read_particle_csv(const std::filesystem::path& path, double g) {
   const std::string file = path.string();
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("cannot read '{}'", file));
@@ -196,7 +199,7 @@ Particles<double> read_particle_csv(const std::filesystem::path& path) {
     const std::vector<std::string_view> fields = split(trimmed);
 
     if (header.empty()) {
-      if (is_orbit_header(fields)) return read_orbit_rows(in, file, line, fields);
+      if (is_orbit_header(fields)) return read_orbit_rows(in, file, line, fields, g);
       const std::string where = fmt::format("{}:{} header", file, line);
       double number = 0;
       if (parse_real(fields.front(), number))
@@ -236,12 +239,11 @@ Particles<double> read_particle_csv(const std::filesystem::path& path) {
       if (index[c] < 0) continue;
       const auto k = static_cast<std::size_t>(index[c]);
       const bool is_mass = c == kMass, is_softening = c == kSoftening;
-      const char* accepted = is_mass        ? "a finite number > 0"
+      const char* accepted = is_mass        ? "a finite number >= 0 (0: a test particle)"
                              : is_softening ? "a finite number >= 0"
                                             : "a finite number";
       double x = 0;
-      const bool ok = parse_real(fields[k], x) && std::isfinite(x) && (!is_mass || x > 0.0) &&
-                      (!is_softening || x >= 0.0);
+      const bool ok = parse_real(fields[k], x) && std::isfinite(x) && (!(is_mass || is_softening) || x >= 0.0);
       if (!ok)
         throw ParameterError(fmt::format("{}:{} column '{}'", file, line, header[k]),
                              std::string(fields[k]), accepted);

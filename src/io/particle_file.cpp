@@ -33,7 +33,8 @@ void require_attribute(const std::string& where, double x, bool positive) {
 
 }  // namespace
 
-InitialConditions read_particle_file(const std::filesystem::path& path, const std::string& group) {
+InitialConditions read_particle_file(const std::filesystem::path& path, const std::string& group,
+                                     double units_g) {
   const std::string file = path.string();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
@@ -49,7 +50,14 @@ InitialConditions read_particle_file(const std::filesystem::path& path, const st
     require_attribute(fmt::format("{}:{} attribute 'softening'", file, h.group), h.softening,
                       false);
     ic.particles = std::move(h.particles);
-    ic.g = std::isnan(h.g) ? 1.0 : h.g;
+    // Its own G and the units' G agree to their printed digits, or the units are not the file's.
+    constexpr double kSameG = 1e-12;
+    if (!std::isnan(units_g) && !std::isnan(h.g) && !(std::abs(h.g - units_g) <= kSameG * units_g))
+      throw ParameterError("--units", fmt::format("G = {}", units_g),
+                           fmt::format("units whose G is the file's own, {} ({}:{} attribute "
+                                       "'G')",
+                                       h.g, file, h.group));
+    ic.g = std::isnan(h.g) ? (std::isnan(units_g) ? 1.0 : units_g) : h.g;
     ic.softening = std::isnan(h.softening) ? 0.0 : h.softening;
     ic.time = std::isnan(h.time) ? 0.0 : h.time;
     ic.units = h.units.empty()
@@ -60,8 +68,8 @@ InitialConditions read_particle_file(const std::filesystem::path& path, const st
     if (!group.empty())
       throw ParameterError("input-group", group,
                            fmt::format("no group: '{}' is a CSV file, groups are HDF5's", file));
-    ic.particles = read_particle_csv(path);
-    ic.g = 1.0;
+    ic.g = std::isnan(units_g) ? 1.0 : units_g;
+    ic.particles = read_particle_csv(path, ic.g);
     ic.units = "G = 1 (a CSV file gives no units)";
   }
   if (ic.particles.size() < 2)

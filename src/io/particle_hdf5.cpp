@@ -162,7 +162,7 @@ HdfParticles read_particle_hdf5(const std::filesystem::path& path, const std::st
   Particles<double>& p = out.particles;
   p.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    require(at, "mass", i, -1, mass[i], true, false);
+    require(at, "mass", i, -1, mass[i], false, true);  // 0: a test particle
     for (int c = 0; c < 3; ++c) {
       require(at, "position", i, c, position[3 * i + c], false, false);
       require(at, "velocity", i, c, velocity[3 * i + c], false, false);

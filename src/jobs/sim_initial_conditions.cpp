@@ -26,12 +26,17 @@ SimStart plan_sim_start(const SimJob& job) {
   check_sim_memory(job);  // before a scene allocates its particles
   SimStart start;
   if (job.input.empty()) {
+    if (!job.units.empty())
+      throw ParameterError("--units", job.units,
+                           "no --units with --scene (a scene sets its own units); --units with "
+                           "--input");
     start.ic = make_scene(job.scene, job.scene_settings);
     start.dt = job.dt > 0 ? job.dt : start.ic.dt;
     start.t_end = std::isnan(job.t_end) ? start.ic.t_end : job.t_end;
   } else {
     SimStart in = read_sim_input(job);
     start.ic = std::move(in.ic);
+
     start.start_time = in.start_time;
     start.dt = job.dt > 0 ? job.dt : in.dt;
     start.t_end = std::isnan(job.t_end) ? in.t_end : job.t_end;

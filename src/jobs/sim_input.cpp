@@ -11,6 +11,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/io/param_attributes.hpp"
 #include "orrery/io/particle_file.hpp"
+#include "orrery/physics/unit_system.hpp"
 #include "orrery/scenes/scene_registry.hpp"
 
 namespace orrery {
@@ -48,7 +49,18 @@ SimStart read_sim_input(const SimJob& job) {
     path = snapshot_path(path, snapshots.back());
   }
   SimStart in;
-  in.ic = read_particle_file(path);
+  if (job.units.empty()) {
+    in.ic = read_particle_file(path);
+  } else {
+    UnitSystem units;
+    try {
+      units = parse_units(job.units);
+    } catch (const ParameterError& e) {
+      throw e.renamed("--units");
+    }
+    in.ic = read_particle_file(path, "", gravitational_constant(units));
+    in.ic.units = fmt::format("{} (G = {:.17g})", describe(units), in.ic.g);
+  }
   in.dt = in.ic.dt;
   in.t_end = in.ic.t_end;
   in.start_time = in.ic.time;

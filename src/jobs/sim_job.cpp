@@ -26,6 +26,10 @@ std::vector<ParamField<J>> make_fields() {
   }
   f.push_back(text_field("input", "initial conditions from a particle file (CSV or HDF5)",
                          &J::input));
+  f.push_back(text_field("units",
+                         "the input's units of length, time and mass, e.g. au,yr,msun "
+                         "(REBOUND's names; G from them, 39.4769... for these)",
+                         &J::units));
   add_engine_fields(f, &J::engine, &J::theta, &J::multipole, &J::accuracy);
   {
     auto i = text_field("integrator", "time integrator (orrery sim --list)", &J::integrator);
@@ -35,6 +39,10 @@ std::vector<ParamField<J>> make_fields() {
   }
   f.push_back(real_field("dt", "time step (default: the scene's); with --tolerance the first one",
                          &J::dt, RealRule::Positive));
+  f.push_back(integer_field("corrector",
+                            "whfast's symplectic corrector: its order, 3, 5, 7, 11 or 17 "
+                            "(Wisdom, Holman & Touma 1996); default 0: none",
+                            &J::corrector, 0, 17));
   f.push_back(real_field("tolerance",
                          "step-size control: each step's error estimate within this, relative "
                          "and absolute (dopri5, tsit5, cash-karp, …; default 0: fixed steps); "
@@ -85,7 +93,7 @@ std::vector<ParamField<J>> make_fields() {
 
 // Parameters that define the run and are stored in its file.
 const char* kStored[] = {"scene",     "input",     "engine",       "theta",
-                         "multipole", "integrator", "dt",          "tolerance",
+                         "multipole", "integrator", "corrector",   "dt",          "tolerance",
                          "block-eta", "block-length", "precision", "cpu-kernel"};
 }  // namespace
 

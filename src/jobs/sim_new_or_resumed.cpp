@@ -266,9 +266,10 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
         if (!is_stored_sim_field(f.name)) continue;
         // Runs made before the tree engine have no theta or multipole: they are direct runs,
         // for which neither means anything.
-        // Nor a tolerance: they ran at fixed steps; nor block-step options: they had none.
+        // Nor a tolerance: they ran at fixed steps; nor block-step options or a corrector: they
+        // had none.
         if ((f.name == "theta" || f.name == "multipole" || f.name == "tolerance" ||
-             f.name == "block-eta" || f.name == "block-length") &&
+             f.name == "block-eta" || f.name == "block-length" || f.name == "corrector") &&
             !h5::has_attribute(root, f.name))
           continue;
         const ParamValue in_file = read_param_attribute(root, f);

@@ -53,7 +53,8 @@ SimJob resolved_simulation_choices(const SimJob& job, double softening) {
   find_integrator(job.integrator);
   try {  // a tolerance only for a method that can control its step, block-step options in range
     make_array_stepper<double>(job.integrator, job.tolerance,
-                               block_step_options_of(job, softening));
+                               block_step_options_of(job, softening),
+                               static_cast<int>(job.corrector));
   } catch (const ParameterError& e) {
     throw e.renamed("--" + e.parameter());
   }
@@ -80,7 +81,8 @@ Simulation<Real> make_simulation(const SimJob& job, Particles<Real> particles, d
   const EngineOptions eo = engine_options_of(job, g, softening);
   return Simulation<Real>(std::move(particles), make_force_engine<Real>(job.engine, eo),
                           make_array_stepper<Real>(job.integrator, job.tolerance,
-                                                   block_step_options_of(job, softening)),
+                                                   block_step_options_of(job, softening),
+                                                   static_cast<int>(job.corrector)),
                           clock);
 }
 

@@ -61,9 +61,13 @@ Footprint measure(const std::string& integrator, double tolerance, std::size_t b
   auto& device = static_cast<CountingDevice&>(system.device());
   DeviceBuffer<double> x = device.allocate(3 * bodies), v = device.allocate(3 * bodies);
   for (std::size_t i = 0; i < 3 * bodies; ++i) x.data()[i] = 1.0 + 0.1 * double(i % 7);
+  // A method that needs the bodies' gravity (whfast) gets unit masses (made before the heap is
+  // measured: they are the system's, not the stepper's); the others ignore them.
+  const std::vector<double> masses(bodies, 1.0);
   device.allocated = 0;
   const double before = heap_bytes();
   const auto stepper = make_array_stepper<double>(integrator, tolerance);
+  stepper->set_gravity(1.0, masses);
   for (int k = 0; k < 2; ++k) stepper->step(system, x, v, 0.01);
   return {static_cast<double>(device.allocated), heap_bytes() - before};
 }

@@ -38,6 +38,7 @@ Simulation<Real>::Simulation(Particles<Real> particles, std::unique_ptr<ForceEng
   device.copy_to_device(scratch_, x_);
   to_layout(particles_.vx, particles_.vy, particles_.vz, scratch_);
   device.copy_to_device(scratch_, v_);
+  stepper_->set_gravity(engine_->gravitational_constant(), particles_.mass);
   stepper_->clear();
 }
 
@@ -108,6 +109,7 @@ template <class Real>
 void Simulation<Real>::state_changed() {
   engine_->set_bodies(particles_.mass, particles_.softening);
   host_current_ = false;
+  stepper_->set_gravity(engine_->gravitational_constant(), particles_.mass);
   stepper_->clear();
 }
 

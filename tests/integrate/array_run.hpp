@@ -25,6 +25,7 @@ class ArrayRun {
                                     .cpu_kernel = std::move(cpu_kernel)})),
         stepper_(make_array_stepper<Real>(integrator)) {
     engine_->set_bodies(std::vector<Real>(mass, mass + N), {});
+    stepper_->set_gravity(g, std::vector<Real>(mass, mass + N));
     x_ = engine_->device().allocate(3 * N);
     v_ = engine_->device().allocate(3 * N);
     set_state(s);

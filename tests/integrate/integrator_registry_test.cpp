@@ -61,6 +61,7 @@ TEST(IntegratorRegistry, ListsEveryIntegratorWithOrderAndCost) {
       {"bulirsch-stoer", 8, IntegratorFamily::extrapolation, 21},  // 1 + 2 + 4 + 6 + 8
       {"leapfrog-block", 2, IntegratorFamily::block_steps, 1},
       {"ias15", 15, IntegratorFamily::ias15, 15},
+      {"whfast", 2, IntegratorFamily::wisdom_holman, 1},
   };
   ASSERT_EQ(integrators().size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -91,7 +92,7 @@ TEST(IntegratorRegistry, MarksTheSymplecticTheAdaptiveAndTheImplicit) {
   EXPECT_EQ(symplectic,
             (std::vector<std::string>{"symplectic-euler", "leapfrog", "yoshida4", "yoshida6",
                                       "yoshida8", "gauss-legendre4", "gauss-legendre6",
-                                      "gauss-legendre8", "lobatto3ab4"}));
+                                      "gauss-legendre8", "lobatto3ab4", "whfast"}));
   EXPECT_EQ(implicit, (std::vector<std::string>{"trapezoid", "gauss-legendre4", "gauss-legendre6",
                                                 "gauss-legendre8", "lobatto3ab4"}));
 }
@@ -120,7 +121,8 @@ TEST(IntegratorRegistry, MarksTheArrayOnlyMethodsAndTheirStarters) {
   EXPECT_EQ(array_only,
             (std::vector<std::string>{"ab1", "ab2", "ab3", "ab4", "ab5", "abm4", "trapezoid",
                                       "gauss-legendre4", "gauss-legendre6", "gauss-legendre8",
-                                      "lobatto3ab4", "bulirsch-stoer", "leapfrog-block", "ias15"}));
+                                      "lobatto3ab4", "bulirsch-stoer", "leapfrog-block", "ias15",
+                                      "whfast"}));
 }
 
 // Stages, as sim --list shows them: a Runge–Kutta method's (explicit or implicit), a splitting
@@ -150,7 +152,7 @@ TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
               "dopri5, tsit5, verner65, fehlberg78, dop853, feagin10, feagin12, feagin14, "
               "leapfrog, yoshida4, yoshida6, yoshida8, ab1, ab2, ab3, ab4, ab5, abm4, trapezoid, "
               "gauss-legendre4, gauss-legendre6, gauss-legendre8, lobatto3ab4, bulirsch-stoer, "
-              "leapfrog-block, ias15");
+              "leapfrog-block, ias15, whfast");
   }
   EXPECT_THROW(make_array_stepper<double>("leapfrog2"), ParameterError);
   EXPECT_THROW(make_array_stepper<float>(""), ParameterError);

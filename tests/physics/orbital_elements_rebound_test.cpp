@@ -3,8 +3,8 @@
 // rebound/tests/test_orbital_elements.py, test_particle.py, test_simulation.py), with their
 // tolerances: bodies added by elements about the barycentre of the bodies before (REBOUND's
 // default primary) read back the same elements about their Jacobi primary. Each test names the
-// one it translates. REBOUND's test particles (m = 0) are kept: the elements take m >= 0, though
-// a Simulation's bodies have mass.
+// one it translates. REBOUND's test particles (m = 0) are kept: the elements take m >= 0, and so
+// does a Simulation (test particles: docs/guide/planetary.md).
 #include <cmath>
 #include <numbers>
 

@@ -16,6 +16,8 @@
 //   one with history it does not, which is why checkpoints save the state instead.
 #pragma once
 
+#include <span>
+
 #include "orrery/integrate/second_order_system.hpp"
 #include "orrery/integrate/step_report.hpp"
 #include "orrery/integrate/stepper_state.hpp"
@@ -35,6 +37,10 @@ class ArrayStepper {
   // have written.
   virtual void load(SecondOrderSystem<Real>& system, const StepperState<Real>& state) = 0;
   virtual void clear() = 0;
+  // G and the masses of a system of point masses, for a method that splits off each body's
+  // Kepler orbit (whfast); the others need only a(x) and ignore them. Simulation passes its
+  // engine's whenever the bodies change.
+  virtual void set_gravity(double /*g*/, std::span<const Real> /*mass*/) {}
 };
 
 }  // namespace orrery

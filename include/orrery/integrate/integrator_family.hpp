@@ -15,6 +15,7 @@ enum class IntegratorFamily {
   block_steps,           // integrate/block_steps/: leapfrog with a power-of-two step per body
   ias15,                 // integrate/ias15/: Gauss–Radau predictor–corrector, adaptive
   implicit_runge_kutta,  // integrate/implicit/: collocation methods, stages solved by iteration
+  wisdom_holman,         // integrate/wisdom_holman/: Kepler drifts and interaction kicks (whfast)
 };
 
 }  // namespace orrery

@@ -58,11 +58,14 @@ std::string integrators_markdown_table();
 // `block` sets the levels of the block-step methods (ParameterError naming the option when out
 // of range) and is ignored by the others. Instantiated for float, double and float128;
 // ParameterError("precision", "fp32", ...) for a method that does not run in fp32
-// (IntegratorInfo::fp32).
+// (IntegratorInfo::fp32). `corrector`: whfast's symplectic corrector, 0 (none) or an order of
+// Whfast::corrector_orders; ParameterError("corrector", ...) for another order, or for a
+// corrector with any other method.
 template <class Real>
 std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name,
                                                        double tolerance = 0.0,
-                                                       const BlockStepOptions& block = {});
+                                                       const BlockStepOptions& block = {},
+                                                       int corrector = 0);
 std::vector<std::string> adaptive_integrator_names();
 
 }  // namespace orrery

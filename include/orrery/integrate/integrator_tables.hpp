@@ -22,6 +22,7 @@
 #include "orrery/integrate/runge_kutta/tsit5.hpp"
 #include "orrery/integrate/runge_kutta/verner65.hpp"
 #include "orrery/integrate/splitting/splitting_tables.hpp"
+#include "orrery/integrate/wisdom_holman/whfast_table.hpp"
 
 namespace orrery {
 
@@ -39,7 +40,7 @@ using IntegratorTables =
               Feagin12, Feagin14, LeapfrogKDK, Yoshida4, Yoshida6, Yoshida8, AdamsBashforth1,
               AdamsBashforth2, AdamsBashforth3, AdamsBashforth4, AdamsBashforth5,
               AdamsBashforthMoulton4, TrapezoidalRule, GaussLegendre4, GaussLegendre6,
-              GaussLegendre8, LobattoIIIAB4, BulirschStoer, LeapfrogBlock, Ias15>;
+              GaussLegendre8, LobattoIIIAB4, BulirschStoer, LeapfrogBlock, Ias15, Whfast>;
 
 // Calls f.template operator()<Table>() with the table named `name` (a template lambda,
 // []<class Table>() { ... }); false when no table has that name.

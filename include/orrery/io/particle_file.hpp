@@ -30,10 +30,14 @@
 
 namespace orrery {
 
+// `units_g`: G of the units the file is in (a CSV's orbits are converted to positions with it);
+// NaN: the file's own, or 1 where it gives none. A file that gives another G is refused,
+// ParameterError("--units", ...).
 InitialConditions read_particle_file(const std::filesystem::path& path,
-                                     const std::string& group = "");
+                                     const std::string& group = "",
+                                     double units_g = std::numeric_limits<double>::quiet_NaN());
 
-Particles<double> read_particle_csv(const std::filesystem::path& path);
+Particles<double> read_particle_csv(const std::filesystem::path& path, double g = 1.0);
 
 struct HdfParticles {
   Particles<double> particles;

@@ -25,6 +25,7 @@ namespace orrery {
 struct SimJob {
   std::string scene;  // a scene name, or empty with `input`
   std::string input;  // a particle file (CSV or HDF5), a run's snapshot, or a run (its newest)
+  std::string units;  // of `input`: length, time, mass ("au,yr,msun"), G from them; "": the file's
   std::string engine = "direct";
   // The tree engine's opening angle and multipole order (nbody/engines.hpp).
   double theta = 0.5;
@@ -35,6 +36,7 @@ struct SimJob {
   std::string integrator = "leapfrog";
   double dt = 0.0;                                            // 0: the scene's
   double tolerance = 0.0;  // > 0: step-size control (embedded pairs); dt is then the first step
+  std::int64_t corrector = 0;  // whfast's symplectic corrector order (0: none)
   // Block steps (leapfrog-block): η and the length L of Δt_i = (2ηL/|a_i|)^{1/2}
   // (integrate/block_steps/block_levels.hpp); L = 0: the run's softening.
   double block_eta = BlockStepOptions{}.eta;

@@ -11,6 +11,7 @@
 //   W   = −G Σ_{i<j} m_i m_j / (|x_j − x_i|² + ε_ij²)^{1/2}  (= ½ Σ m_i φ_i).
 #pragma once
 
+#include <limits>
 #include <span>
 #include <string>
 
@@ -48,6 +49,9 @@ class ForceEngine : public SecondOrderSystem<Real> {
   // How potential_energy() is computed, for a run's output: "pairs" or e.g.
   // "tree potentials (theta 0.5, quadrupole)".
   virtual std::string potential_energy_method() const { return "pairs"; }
+  // G in the run's units; NaN from an engine that does not say (a method that needs it, whfast,
+  // then refuses the system).
+  virtual double gravitational_constant() const { return std::numeric_limits<double>::quiet_NaN(); }
   // The parts of the last evaluation.
   virtual EngineTimings last_timings() const { return {}; }
 };

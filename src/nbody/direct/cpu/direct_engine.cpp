@@ -41,7 +41,7 @@ void scalar_accelerations(const DirectSources<Real>& s, Real g, std::size_t i, R
                           Real* az) {
   const Vec3<Real> target{s.x[i], s.y[i], s.z[i]};
   Vec3<Real> acc{Real(0), Real(0), Real(0)};
-  for (std::size_t j = 0; j < s.n; ++j) {
+  for (std::size_t j = 0; j < s.n_sources; ++j) {
     if (j == i) continue;
     accumulate_softened_pull(target, Vec3<Real>{s.x[j], s.y[j], s.z[j]}, s.mass[j],
                              s.half_eps2[i] + s.half_eps2[j], acc);
@@ -80,6 +80,8 @@ template <class Real>
 void DirectEngine<Real>::set_bodies(std::span<const Real> mass, std::span<const Real> softening) {
   half_eps2_ = half_softening_squared(softening, mass.size(), options_.softening, "direct");
   mass_.assign(mass.begin(), mass.end());
+  n_sources_ = mass_.size();
+  while (n_sources_ > 0 && mass_[n_sources_ - 1] == Real(0)) --n_sources_;
 }
 
 template <class Real>
@@ -88,7 +90,8 @@ DirectSources<Real> DirectEngine<Real>::sources(const DeviceBuffer<Real>& x) con
   if (x.size() < 3 * n)
     throw InputError("direct engine: positions hold " + std::to_string(x.size()) +
                      " values for " + std::to_string(n) + " bodies (3N expected)");
-  return {x.data(), x.data() + n, x.data() + 2 * n, mass_.data(), half_eps2_.data(), n};
+  return {x.data(), x.data() + n, x.data() + 2 * n, mass_.data(), half_eps2_.data(), n,
+          n_sources_};
 }
 
 template <class Real>
@@ -130,13 +133,13 @@ void DirectEngine<Real>::accelerations_of(const DeviceBuffer<Real>& x, DeviceBuf
     }
     // Equal shares of whole blocks: every thread does the same work per target.
     const std::size_t blocks = (m + block - 1) / block;
-    on_threads(thread_count(m * n), [&](std::size_t t, std::size_t threads) {
+    on_threads(thread_count(m * s.n_sources), [&](std::size_t t, std::size_t threads) {
       const std::size_t begin = blocks * t / threads * block;
       const std::size_t end = std::min(m, blocks * (t + 1) / threads * block);
       if (begin < end) run(s, g, targets.data() + begin, end - begin, ax, ay, az);
     });
   } else {
-    on_threads(thread_count(m * n), [&](std::size_t t, std::size_t threads) {
+    on_threads(thread_count(m * s.n_sources), [&](std::size_t t, std::size_t threads) {
       for (std::size_t k = m * t / threads; k < m * (t + 1) / threads; ++k)
         scalar_accelerations(s, g, targets[k], ax, ay, az);
     });

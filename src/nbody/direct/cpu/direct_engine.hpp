@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The direct all-pairs engine on the CPU: every target sums every source, in increasing source
-// order, so the result does not depend on how targets are split among threads. float and double
+// order, so the result does not depend on how targets are split among threads. Massless bodies
+// after the last massive one (test particles) are targets only. float and double
 // run the instruction-set kernels of direct_tiles.cpp; float128 a plain scalar loop.
 #pragma once
 
@@ -20,6 +21,8 @@ class DirectEngine final : public ForceEngine<Real> {
   explicit DirectEngine(const EngineOptions& options);
 
   std::string name() const override { return "direct"; }
+
+  double gravitational_constant() const override { return options_.g; }
   std::string backend() const override { return to_string(Backend::cpu); }
   ArrayDevice<Real>& device() override { return device_; }
   // The instruction-set variant in use ("scalar" for float128).
@@ -46,6 +49,7 @@ class DirectEngine final : public ForceEngine<Real> {
   HostArrayDevice<Real> device_;
   const DirectKernel* kernel_;
   std::vector<Real> mass_;
+  std::size_t n_sources_ = 0;  // after the last body with mass, only test particles
   std::vector<Real> half_eps2_;
   std::vector<std::uint32_t> every_body_;  // 0..N−1, the targets of accelerations()
   EngineTimings timings_;  // ε_i²/2, one per particle (all ε²/2 for a global ε)

@@ -13,6 +13,9 @@ namespace orrery::cpu {
 
 // The system as the kernels read it: positions, masses and ε_i²/2 in SoA (n each).
 // ε_ij² = ε_i²/2 + ε_j²/2 has the same bits as (ε_i² + ε_j²)/2: halving is exact.
+// The accelerations sum sources j < n_sources only: the bodies after the last one with mass
+// (test particles, m = 0) pull nothing, so their pairs with each other are not computed; the
+// terms left out are exact zeros, so the sums keep their bits.
 template <class Real>
 struct DirectSources {
   const Real* x;
@@ -21,6 +24,7 @@ struct DirectSources {
   const Real* mass;
   const Real* half_eps2;
   std::size_t n;
+  std::size_t n_sources;
 };
 
 // a_i = g Σ_{j≠i} m_j (x_j − x_i)/r_ij³ for the targets i = targets[0..count) (ascending body

@@ -219,12 +219,16 @@ void accelerations(const DirectSources<R>& s, R g, const std::uint32_t* targets,
       work[b].target[2][l] = s.z[i];
       work[b].target[3][l] = s.half_eps2[i];
     }
-  for (std::size_t tb = 0; tb < s.n; tb += kTile<R>) {
-    const std::size_t te = lesser(s.n, tb + kTile<R>);
+  if (s.n_sources == 0) {  // every body massless: nothing pulls
+    for (std::size_t k = 0; k < count; ++k) ax[targets[k]] = ay[targets[k]] = az[targets[k]] = R(0);
+    return;
+  }
+  for (std::size_t tb = 0; tb < s.n_sources; tb += kTile<R>) {
+    const std::size_t te = lesser(s.n_sources, tb + kTile<R>);
     for (std::size_t b = 0; b < blocks; ++b) {
       Block& w = work[b];
       accumulate_block(s, g, w.index, w.target[0], w.target[1], w.target[2], w.target[3],
-                       w.acc[0], w.acc[1], w.acc[2], tb, te, tb == 0, te == s.n);
+                       w.acc[0], w.acc[1], w.acc[2], tb, te, tb == 0, te == s.n_sources);
     }
   }
   for (std::size_t k = 0; k < count; ++k) {

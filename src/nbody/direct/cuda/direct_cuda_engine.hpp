@@ -23,6 +23,8 @@ class DirectCudaEngine final : public ForceEngine<Real> {
   explicit DirectCudaEngine(const EngineOptions& options);
 
   std::string name() const override { return "direct"; }
+
+  double gravitational_constant() const override { return options_.g; }
   std::string backend() const override;
   ArrayDevice<Real>& device() override { return *device_; }
   void set_bodies(std::span<const Real> mass, std::span<const Real> softening) override;

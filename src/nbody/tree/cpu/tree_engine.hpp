@@ -23,6 +23,8 @@ class TreeEngine final : public ForceEngine<Real> {
   explicit TreeEngine(const EngineOptions& options);
 
   std::string name() const override { return "tree"; }
+
+  double gravitational_constant() const override { return options_.g; }
   std::string backend() const override { return to_string(Backend::cpu); }
   ArrayDevice<Real>& device() override { return device_; }
   void set_bodies(std::span<const Real> mass, std::span<const Real> softening) override;

@@ -27,6 +27,8 @@ class TreeCudaEngine final : public ForceEngine<Real> {
   explicit TreeCudaEngine(const EngineOptions& options);
 
   std::string name() const override { return "tree"; }
+
+  double gravitational_constant() const override { return options_.g; }
   std::string backend() const override;
   ArrayDevice<Real>& device() override { return *device_; }
   void set_bodies(std::span<const Real> mass, std::span<const Real> softening) override;

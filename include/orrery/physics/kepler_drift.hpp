@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+// A body's motion about a fixed mass μ = G M over a time h, on its conic, by universal variables
+// (Danby, Fundamentals of Celestial Mechanics, 1988, §6.9; Wisdom & Hernandez, MNRAS 453, 3015,
+// 2015, the solver of REBOUND's WHFast). With r₀ = |x₀|, η₀ = x₀·v₀, β = 2μ/r₀ − v₀² and
+// ζ₀ = μ − β r₀, the universal anomaly X solves Kepler's equation
+//   h = r₀ X + η₀ G₂(β, X) + ζ₀ G₃(β, X),   r = r₀ + η₀ G₁ + ζ₀ G₂ = dh/dX > 0,
+// with the Stumpff functions G_k(β, X) = X^k c_k(β X²), c_k(z) = Σ_j (−z)^j / (k + 2j)!; then
+//   x = f x₀ + g v₀,   v = ḟ x₀ + ġ v₀,
+//   f = 1 − μ G₂/r₀,  g = h − μ G₃,  ḟ = −μ G₁/(r₀ r),  ġ = 1 − μ G₂/r.
+// The same formulas hold for ellipses (β > 0) and hyperbolae (β < 0), forwards and backwards.
+//
+// X is found by Newton's method from the second-order guess X ≈ h/r₀ (1 − h η₀/(2 r₀²)); where
+// its first step moves X by more than 1 % of a period's X (2π/√β), by the Laguerre–Conway
+// iteration from the mean-motion guess X = β h/μ (Conway, Celest. Mech. 39, 199, 1986); and where
+// neither repeats a value within its iterations, by bisection of a bracket that always holds the
+// root (h(X) increases: r > 0), so the drift never fails. c_k is summed for |z| ≤ 0.1 and carried
+// to z by c₀(4z) = 2c₀² − 1, c₁(4z) = c₀c₁, c₂(4z) = c₁²/2, c₃(4z) = (c₂ + c₀c₃)/4.
+// Host code, for any real type with LaneMath (orrery/core/float128.hpp for float128).
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <type_traits>
+
+#include "orrery/core/hd_math.hpp"
+
+namespace orrery {
+
+namespace kepler_drift_detail {
+
+// Terms of the Stumpff series for |z| ≤ 0.1: 0.1^J/(2J+3)! below the type's unit roundoff.
+template <class Real>
+constexpr int series_terms() {
+  if constexpr (std::is_same_v<Real, float>) return 5;
+  else if constexpr (std::is_same_v<Real, double>) return 8;
+  else return 13;
+}
+
+// 1/k! for k = 0 … 2J + 3, in the type's own precision.
+template <class Real>
+const std::array<Real, 2 * series_terms<Real>() + 4>& inverse_factorials() {
+  static const auto table = [] {
+    std::array<Real, 2 * series_terms<Real>() + 4> t{};
+    t[0] = Real(1);
+    for (std::size_t k = 1; k < t.size(); ++k) t[k] = t[k - 1] / Real(static_cast<int>(k));
+    return t;
+  }();
+  return table;
+}
+
+// The type's unit roundoff, found by halving (numeric_limits knows no float128).
+template <class Real>
+Real unit_roundoff() {
+  static const Real u = [] {
+    Real e(1);
+    while (Real(1) + e / Real(2) != Real(1)) e /= Real(2);
+    return e;
+  }();
+  return u;
+}
+
+template <class Real>
+Real magnitude(Real x) {
+  return x < Real(0) ? -x : x;
+}
+
+// G₀ … G₃ at (β, X).
+template <class Real>
+std::array<Real, 4> stiefel_functions(Real beta, Real x) {
+  const auto& inv = inverse_factorials<Real>();
+  constexpr int J = series_terms<Real>();
+  Real z = beta * x * x;
+  int halvings = 0;
+  while (magnitude(z) > Real(0.1)) {
+    z /= Real(4);
+    ++halvings;
+  }
+  Real c3 = inv[2 * J + 3], c2 = inv[2 * J + 2];
+  for (int j = J - 1; j >= 0; --j) {
+    c3 = inv[2 * j + 3] - z * c3;
+    c2 = inv[2 * j + 2] - z * c2;
+  }
+  Real c1 = Real(1) - z * c3, c0 = Real(1) - z * c2;
+  for (; halvings > 0; --halvings) {
+    c3 = (c2 + c0 * c3) / Real(4);
+    c2 = c1 * c1 / Real(2);
+    c1 = c0 * c1;
+    c0 = Real(2) * c0 * c0 - Real(1);
+  }
+  return {c0, x * c1, x * x * c2, x * x * x * c3};
+}
+
+}  // namespace kepler_drift_detail
+
+// Moves (x, v), relative to the mass μ > 0, along its conic by h (either sign).
+template <class Real>
+void kepler_drift(std::array<Real, 3>& x, std::array<Real, 3>& v, Real mu, Real h) {
+  using namespace kepler_drift_detail;
+  using M = LaneMath<Real>;
+  constexpr int kNewtonIterations = 32, kLaguerreIterations = 64;
+  constexpr Real kTwoPi = static_cast<Real>(2 * std::numbers::pi);
+  if (h == Real(0)) return;
+  const Real r0 = M::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+  const Real v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+  const Real beta = Real(2) * mu / r0 - v2;
+  const Real eta0 = x[0] * v[0] + x[1] * v[1] + x[2] * v[2];
+  const Real zeta0 = mu - beta * r0;
+  // h(X) − h, and the distance r(X) = its derivative.
+  auto residual = [&](const std::array<Real, 4>& g, Real X) {
+    return r0 * X + eta0 * g[2] + zeta0 * g[3] - h;
+  };
+  // Newton's step written so that the large r₀ X cancels exactly.
+  auto newton = [&](Real X, const std::array<Real, 4>& g) {
+    const Real bent = eta0 * g[1] + zeta0 * g[2];
+    return (X * bent - eta0 * g[2] - zeta0 * g[3] + h) / (r0 + bent);
+  };
+  const Real x_per_period = beta > Real(0) ? kTwoPi / M::sqrt(beta) : Real(0);
+
+  Real X = h / r0 * (Real(1) - h * eta0 / (Real(2) * r0 * r0));
+  bool converged = false;
+  Real first = newton(X, stiefel_functions(beta, X));
+  if (beta > Real(0) && magnitude(first - X) > Real(0.01) * x_per_period) {
+    // Laguerre–Conway (n = 5): converges from far away, where Newton's method may cycle.
+    X = beta * h / mu;
+    std::array<Real, kLaguerreIterations> seen{};
+    for (int k = 0; k < kLaguerreIterations && !converged; ++k) {
+      const std::array<Real, 4> g = stiefel_functions(beta, X);
+      const Real f = residual(g, X);
+      const Real fp = r0 + eta0 * g[1] + zeta0 * g[2];
+      const Real fpp = eta0 * g[0] + zeta0 * g[1];
+      const Real root = M::sqrt(magnitude(Real(16) * fp * fp - Real(20) * f * fpp));
+      X = X - Real(5) * f / (fp + root);
+      for (int j = 0; j < k; ++j) converged = converged || seen[j] == X;
+      seen[k] = X;
+      if (!(X == X)) break;
+    }
+  } else {
+    Real previous = X, before = static_cast<Real>(std::numeric_limits<double>::quiet_NaN());
+    X = first;
+    for (int k = 0; k < kNewtonIterations && !converged && X == X; ++k) {
+      before = previous;
+      previous = X;
+      X = newton(X, stiefel_functions(beta, X));
+      converged = X == previous || X == before;
+    }
+  }
+  if (!converged) {
+    // A bracket of the root: one period's X for an ellipse; for any conic dh/dX = r lies
+    // between the pericentre q and r₀ + v_q |h|, so X lies between h/(r₀ + v_q |h|) and h/q.
+    Real lo, hi;
+    if (beta > Real(0)) {
+      const Real periods = h * beta * M::sqrt(beta) / (kTwoPi * mu);
+      lo = x_per_period * static_cast<Real>(std::floor(static_cast<double>(periods)));
+      hi = lo + x_per_period;
+    } else {
+      const Real l2 = r0 * r0 * v2 - eta0 * eta0;  // |x × v|²
+      const Real q = l2 / mu / (Real(1) + M::sqrt(Real(1) - l2 * beta / (mu * mu)));
+      const Real vq = M::sqrt(l2) / q;
+      lo = h / (magnitude(vq * h) + r0);
+      hi = h / q;
+      if (h < Real(0)) std::swap(lo, hi);
+    }
+    const Real tolerance = unit_roundoff<Real>();
+    // Each halving gains a bit; 500 cover float128's range of exponents and digits.
+    constexpr int kMostHalvings = 500;
+    X = (lo + hi) / Real(2);
+    for (int k = 0; k < kMostHalvings && magnitude(hi - lo) > magnitude(hi + lo) * tolerance;
+         ++k) {
+      const Real s = residual(stiefel_functions(beta, X), X);
+      // Beyond the root on the far side from 0 the functions overflow: that side is too far.
+      if (s > Real(0) || (!(s == s) && X > Real(0))) hi = X;
+      else lo = X;
+      X = (lo + hi) / Real(2);
+    }
+  }
+  const std::array<Real, 4> g = stiefel_functions(beta, X);
+  const Real r = r0 + eta0 * g[1] + zeta0 * g[2];
+  const Real f_minus_1 = -mu * g[2] / r0;
+  const Real gg = h - mu * g[3];
+  const Real fdot = -mu * g[1] / (r0 * r);
+  const Real gdot_minus_1 = -mu * g[2] / r;
+  const std::array<Real, 3> x0 = x, v0 = v;
+  for (int k = 0; k < 3; ++k) {
+    x[k] += f_minus_1 * x0[k] + gg * v0[k];
+    v[k] += fdot * x0[k] + gdot_minus_1 * v0[k];
+  }
+}
+
+}  // namespace orrery
