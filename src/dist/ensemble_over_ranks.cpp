@@ -3,6 +3,7 @@
 
 #include "dist/tile_bytes.hpp"
 #include "orrery/dist/communicator.hpp"
+#include "orrery/dist/rank_share.hpp"
 #include "orrery/ensemble/ensemble.hpp"
 #include "orrery/ensemble/ensemble_catalogue.hpp"
 
@@ -66,12 +67,6 @@ void place_ensemble(TileBytesIn& in, EnsembleOutcome& whole) {
 }
 
 }  // namespace
-
-EnsembleRunOptions for_this_rank(EnsembleRunOptions options) {
-  options.threads = rank_threads(options.threads);
-  options.devices = rank_devices(options.backend, options.devices);
-  return options;
-}
 
 EnsembleOutcome ensemble_over_ranks(const EnsembleSetup& setup, const EnsembleRunOptions& options) {
   if (!distributed()) return run_ensemble(setup, options);

@@ -6,15 +6,10 @@
 #include "dist/tile_bytes.hpp"
 #include "orrery/core/seconds_since.hpp"
 #include "orrery/dist/communicator.hpp"
+#include "orrery/dist/rank_share.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
 
 namespace orrery::dist {
-
-MapRunOptions for_this_rank(MapRunOptions options) {
-  options.threads = rank_threads(options.threads);
-  options.devices = rank_devices(options.backend, options.devices);
-  return options;
-}
 
 DivergenceMap map_over_ranks(const DivergenceMapParams& params, const MapRunOptions& options) {
   if (!distributed()) return compute_divergence_map(params, options);

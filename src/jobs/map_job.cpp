@@ -12,6 +12,7 @@
 #include "orrery/dist/check_on_every_rank.hpp"
 #include "orrery/dist/communicator.hpp"
 #include "orrery/dist/map_over_ranks.hpp"
+#include "orrery/dist/rank_share.hpp"
 #include "orrery/io/divergence_map_file.hpp"
 #include "orrery/io/output_path.hpp"
 #include "orrery/io/output_set.hpp"

@@ -11,9 +11,6 @@
 
 namespace orrery::dist {
 
-// The options with this rank's threads and devices (dist/rank_share.hpp).
-EnsembleRunOptions for_this_rank(EnsembleRunOptions options);
-
 // One process: run_ensemble(). Over R ranks, on rank 0 the whole outcome (its info that of
 // rank 0's part); on the others an outcome of no trajectories. Collective.
 EnsembleOutcome ensemble_over_ranks(const EnsembleSetup& setup, const EnsembleRunOptions& options);

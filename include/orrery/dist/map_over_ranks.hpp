@@ -11,10 +11,6 @@
 
 namespace orrery::dist {
 
-// The options with this rank's threads and devices (dist/rank_share.hpp); unchanged in one
-// process.
-MapRunOptions for_this_rank(MapRunOptions options);
-
 // One process: compute_divergence_map(). Over R ranks, on rank 0 the whole map (its info that
 // of rank 0's part, its wall time the whole call's); on the others a map of width and height 0
 // holding nothing. Collective.

@@ -40,6 +40,15 @@ int rank_threads(int asked);
 // L > G. One process, or no device: `asked` (empty: all).
 std::vector<int> rank_devices(Backend backend, const std::vector<int>& asked);
 
+// Run options (a map's, an ensemble's: threads, backend and devices) with this rank's threads
+// and devices; unchanged in one process.
+template <class Options>
+Options for_this_rank(Options options) {
+  options.threads = rank_threads(options.threads);
+  options.devices = rank_devices(options.backend, options.devices);
+  return options;
+}
+
 // A run's note, with what a summary of rank 0's part leaves out: "over R ranks (the backend,
 // kernel and threads are rank 0's)" after `note`.
 std::string over_ranks_note(const std::string& note);
