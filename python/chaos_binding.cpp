@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -45,7 +46,8 @@ ChaosJob chaos_defaults() {
 template <class T>
 T read_keyword(const char* keyword, py::handle value, const char* kind) {
   try {
-    if (py::isinstance<py::bool_>(value)) throw py::cast_error();
+    // A bool is no number here, and only a bool is a flag.
+    if (py::isinstance<py::bool_>(value) != std::is_same_v<T, bool>) throw py::cast_error();
     return value.cast<T>();
   } catch (const py::cast_error&) {
     throw py::type_error(std::string(keyword) + ": expected " + kind + ", got " +
@@ -100,12 +102,7 @@ py::dict chaos(const py::kwargs& kwargs) {
     else if (k == "gali_k") job.gali_k = read_keyword<std::int64_t>("gali_k", value, "int");
     else if (k == "every") job.every = read_keyword<std::int64_t>("every", value, "int");
     else if (k == "threshold") job.threshold = read_keyword<double>("threshold", value, "float");
-    else if (k == "exact") {
-      if (!py::isinstance<py::bool_>(value))
-        throw py::type_error("exact: expected bool, got " +
-                             std::string(py::str(py::type::handle_of(value).attr("__name__"))));
-      job.exact = value.cast<bool>();
-    }
+    else if (k == "exact") job.exact = read_keyword<bool>("exact", value, "bool");
     else if (k == "out") job.out = read_keyword<std::string>("out", value, "str");
     else if (k == "data") job.data = read_keyword<std::string>("data", value, "str");
     else if (k == "starts" && !py::isinstance<py::str>(value)) starts_array = py::reinterpret_borrow<py::object>(value);

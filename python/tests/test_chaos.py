@@ -133,3 +133,15 @@ def test_refused_parameters_raise_value_error():
         orrery.chaos(bogus=1)
     with pytest.raises(ValueError, match="integrator"):
         orrery.section(integrator="leapfrog,rk4", resolution=4, steps=100)
+
+
+def test_exact_is_a_flag_and_numbers_are_not_flags():
+    # On the CPU the pair factor is always exact: the flag changes nothing there.
+    kw = dict(problem="henon-heiles", starts=np.array([CHAOTIC, REGULAR]), indicator="megno",
+              steps=200, samples=1, backend="cpu")
+    assert np.array_equal(orrery.chaos(exact=True, **kw)["values"],
+                          orrery.chaos(**kw)["values"])
+    with pytest.raises(TypeError, match="exact: expected bool"):
+        orrery.chaos(exact=1, **kw)
+    with pytest.raises(TypeError, match="every: expected int"):
+        orrery.chaos(every=True, **kw)

@@ -57,10 +57,12 @@ struct InverseCubeFast {
     if constexpr (std::is_same_v<T, double>) {
       double y;
       asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(r2.v));
+      // y², e and the cube as inverse_cube_refined<2> forms them: the value's bits are the
+      // plain factor's.
+      const double y2 = y * y, e = mul_add(-r2.v, y2, 1.0);
       Dual<T, K> k;
-      k.v = inverse_cube_refined<2>(r2.v, y);
-      const double y2 = y * y, e = fma(-r2.v, y2, 1.0);
-      const double slope = -1.5 * k.v * fma(y2, e * (1.0 + e), y2);
+      k.v = refine_cube<2>(y2 * y, e);
+      const double slope = -1.5 * k.v * mul_add(y2, e * (1.0 + e), y2);
       for (int i = 0; i < K; ++i) k.d[i] = slope * r2.d[i];
       return k;
     }

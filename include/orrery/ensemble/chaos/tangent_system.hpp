@@ -57,9 +57,9 @@ struct TangentSystem {
       return field(data, k);
   }
   ORRERY_HD static ParameterPack<E, P> pack(const T (&k)[P > 0 ? P : 1]) {
-    ParameterPack<E, P> pack;
-    for (int w = 0; w < P; ++w) pack.value[w] = E(k[w]);
-    return pack;
+    ParameterPack<E, P> constants;
+    for (int w = 0; w < P; ++w) constants.value[w] = E(k[w]);
+    return constants;
   }
 
   ORRERY_HD static T& value(State& s, int w) { return Base::word(s, w).v; }
