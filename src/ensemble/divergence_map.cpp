@@ -36,7 +36,15 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
   if (options.threads < 0)
     throw ParameterError("threads", fmt::format("{}", options.threads),
                          "a positive number of threads (0: all cores)");
-  const BackendChoice choice = choose_backend(options.backend, options.devices);
+  // Double-double runs on the CPU lanes only: asked of the GPU it is refused, and `auto` takes
+  // the CPU for it.
+  if (options.precision == Precision::dd && options.backend == Backend::cuda)
+    throw ParameterError("backend", to_string(Backend::cuda),
+                         fmt::format("{} or {} with --precision dd (double-double has CPU kernels "
+                                     "only)",
+                                     to_string(Backend::cpu), to_string(Backend::automatic)));
+  const BackendChoice choice = choose_backend(
+      options.precision == Precision::dd ? Backend::cpu : options.backend, options.devices);
   const bool on_gpu = choice.on_gpu;
 
   const DivergenceSetup setup = make_divergence_setup(params);
@@ -47,7 +55,9 @@ DivergenceCounts run(const DivergenceMapParams& params, std::span<const PixelInd
 #endif
   if (!on_gpu) {
     out = cpu::run_divergence_map(setup, pixels, options);
-    out.info.note = cpu_run_note(choice, options.backend, out.info.note);
+    out.info.note = options.precision == Precision::dd
+                        ? out.info.note
+                        : cpu_run_note(choice, options.backend, out.info.note);
   }
   out.info.wall_seconds = seconds_since(t0);
   out.info.setup_seconds = std::chrono::duration<double>(t0 - called).count() +
@@ -64,7 +74,7 @@ struct MapPreparation::Running {
 MapPreparation::MapPreparation([[maybe_unused]] const DivergenceMapParams& params,
                                [[maybe_unused]] const MapRunOptions& options) {
 #if ORRERY_WITH_CUDA
-  if (options.backend == Backend::cpu) return;
+  if (options.backend == Backend::cpu || options.precision == Precision::dd) return;
   running_ = std::make_unique<Running>();
   running_->thread = std::thread([params, devices = options.devices, precision = options.precision,
                          exact = options.exact_gpu] {

@@ -30,9 +30,12 @@ using J = MapJob;
 std::vector<ParamField<J>> make_fields() {
   auto f = project_fields(divergence_map_fields(), &J::physics);
   add_backend_fields(f, &J::backend, &J::devices, &J::cpu_kernel, "where to compute");
-  f.push_back(enum_field("precision", "fp64 (reference), fp32, or mixed (fp64 state, fp32 1/r^3)",
+  f.push_back(enum_field("precision",
+                         "fp64 (reference), fp32, mixed (fp64 state, fp32 1/r^3), or dd "
+                         "(double-double, CPU: windows narrower than fp64 resolves)",
                          &J::precision,
-                         precision_words({Precision::fp64, Precision::fp32, Precision::mixed})));
+                         precision_words({Precision::fp64, Precision::fp32, Precision::mixed,
+                                          Precision::dd})));
   f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
   f.push_back(flag_field("exact",
                          "on the GPU, evaluate 1/r^3 with correctly rounded sqrt and division as "

@@ -33,7 +33,8 @@ constexpr double kSimFixedBytesPerParticle = 9 * 8 + 8;
 double word_bytes(Precision p) {
   switch (p) {
     case Precision::fp32: return 4;
-    case Precision::fp128: return 16;
+    case Precision::fp128:
+    case Precision::dd: return 16;
     case Precision::fp64:
     case Precision::mixed: return 8;
   }

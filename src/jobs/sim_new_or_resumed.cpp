@@ -189,7 +189,8 @@ SimOutcome dispatch(Precision p, F&& f) {
     case Precision::fp32: return f(float{});
     case Precision::fp128: return f(float128{});
     case Precision::fp64: return f(double{});
-    case Precision::mixed: break;  // refused by check_simulation_choices
+    case Precision::mixed:
+    case Precision::dd: break;  // refused by check_simulation_choices
   }
   throw ParameterError("--precision", to_string(p), "one of: fp32, fp64, fp128");
 }

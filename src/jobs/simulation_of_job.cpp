@@ -25,6 +25,7 @@ double unit_roundoff(Precision p) {
   switch (p) {
     case Precision::fp32: return 0x1p-24;
     case Precision::fp128: return 0x1p-113;
+    case Precision::dd: return 0x1p-106;
     case Precision::fp64:
     case Precision::mixed: return 0x1p-53;
   }

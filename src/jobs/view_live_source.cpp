@@ -110,7 +110,8 @@ std::unique_ptr<FrameSource> make_live_source(const ViewJob& job) {
     case Precision::fp128:
       return std::make_unique<LiveSource<float128>>(sim, start, job.colour_by, job.extent);
     case Precision::fp64:
-    case Precision::mixed: break;  // mixed refused by check_simulation_choices
+    case Precision::mixed:
+    case Precision::dd: break;  // refused by check_simulation_choices
   }
   return std::make_unique<LiveSource<double>>(sim, start, job.colour_by, job.extent);
 }

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "orrery/core/double_double.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/dist/map_over_ranks.hpp"
 #include "orrery/io/output_path.hpp"
@@ -83,8 +84,17 @@ std::vector<ParamField<J>> make_fields() {
   return f;
 }
 
+// The spacing between the values a precision holds at coordinates up to `reach`.
+double resolved_step(Precision p, double reach) {
+  const double epsilon = p == Precision::fp32 ? std::numeric_limits<float>::epsilon()
+                         : p == Precision::dd ? kDoubleDoubleEpsilon
+                                              : std::numeric_limits<double>::epsilon();
+  return epsilon * reach;
+}
+
 // The window of the narrowest frame has the finest pixels: at its coordinates they must span
-// enough units of rounding of the precision the starts are computed in.
+// enough units of rounding of the precision the starts are computed in. A window too narrow
+// for the precision asked is refused naming the one that resolves it, if any does.
 void check_resolvable(const ZoomJob& job) {
   const DivergenceMapParams& p = job.map.physics;
   const bool last = job.frames > 1 && job.to_width < job.from_width;
@@ -92,17 +102,19 @@ void check_resolvable(const ZoomJob& job) {
   const ZoomWindow w = zoom_window(job.center, width, p.width, p.height);
   const double reach = std::max({std::abs(w.x_range[0]), std::abs(w.x_range[1]),
                                  std::abs(w.y_range[0]), std::abs(w.y_range[1])});
-  const double epsilon = job.map.precision == Precision::fp32
-                             ? std::numeric_limits<float>::epsilon()
-                             : std::numeric_limits<double>::epsilon();
-  const double least = kLeastPixelRoundings * epsilon * reach * p.width;
-  if (width < least)
-    throw ParameterError(
-        last ? "--to-width" : "--from-width", fmt::format("{}", width),
-        fmt::format("a width >= {:.3g} here: at coordinates up to {:.6g}, {} resolves steps of "
-                    "{:.3g}, and each of the {} pixels across must span {} of them",
-                    least, reach, to_string(job.map.precision), epsilon * reach, p.width,
-                    kLeastPixelRoundings));
+  const auto least = [&](Precision q) {
+    return kLeastPixelRoundings * resolved_step(q, reach) * p.width;
+  };
+  if (width >= least(job.map.precision)) return;
+  const std::string finer = job.map.precision != Precision::dd && width >= least(Precision::dd)
+                                ? " (--precision dd, double-double on the CPU, resolves it)"
+                                : "";
+  throw ParameterError(
+      last ? "--to-width" : "--from-width", fmt::format("{}", width),
+      fmt::format("a width >= {:.3g} here: at coordinates up to {:.6g}, {} resolves steps of "
+                  "{:.3g}, and each of the {} pixels across must span {} of them{}",
+                  least(job.map.precision), reach, to_string(job.map.precision),
+                  resolved_step(job.map.precision, reach), p.width, kLeastPixelRoundings, finer));
 }
 
 void check_folder(const char* flag, const std::string& folder) {
@@ -128,8 +140,16 @@ double zoom_width(double from_width, double to_width, std::int64_t frames, std::
 ZoomWindow zoom_window(std::array<double, 2> center, double width, std::int32_t pixels_x,
                        std::int32_t pixels_y) {
   const double height = width * pixels_y / pixels_x;
-  return {{center[0] - width / 2, center[0] + width / 2},
-          {center[1] - height / 2, center[1] + height / 2}};
+  ZoomWindow w;
+  // Each end is the fp64 sum (as it always was) and that sum's rounding error.
+  const auto end = [](double c, double offset, double& hi, double& lo) {
+    double_word::two_sum(c, offset, hi, lo);
+  };
+  end(center[0], -width / 2, w.x_range[0], w.x_range_low[0]);
+  end(center[0], width / 2, w.x_range[1], w.x_range_low[1]);
+  end(center[1], -height / 2, w.y_range[0], w.y_range_low[0]);
+  end(center[1], height / 2, w.y_range[1], w.y_range_low[1]);
+  return w;
 }
 
 std::int64_t zoom_steps(const ZoomJob& job, std::int64_t k) {
@@ -156,6 +176,10 @@ DivergenceMapParams zoom_frame_params(const ZoomJob& job, std::int64_t k) {
   const ZoomWindow w = zoom_window(job.center, width, p.width, p.height);
   p.x_range = w.x_range;
   p.y_range = w.y_range;
+  if (job.map.precision == Precision::dd) {
+    p.x_range_low = w.x_range_low;
+    p.y_range_low = w.y_range_low;
+  }
   if (job.scale_shift) p.shift = (width / job.from_width) * p.shift;
   return p;
 }

@@ -97,7 +97,8 @@ bool EngineFactories::runs(Precision precision) const {
     case Precision::fp32: return fp32 != nullptr;
     case Precision::fp64: return fp64 != nullptr;
     case Precision::fp128: return fp128 != nullptr;
-    case Precision::mixed: return false;
+    case Precision::mixed:
+    case Precision::dd: return false;
   }
   return false;
 }

@@ -11,6 +11,7 @@
 
 #include "ensemble/sensitive_window.hpp"
 #include "orrery/core/error.hpp"
+#include "orrery/ensemble/problems/divergence3/twin_start_dd.hpp"
 #include "orrery/io/divergence_map_file.hpp"
 #include "orrery/io/png_file.hpp"
 #include "orrery/jobs/map_job.hpp"
@@ -75,6 +76,36 @@ TEST(ZoomJob, AFramesWindowIsCentredWithSquarePixels) {
   job.scale_shift = true;
   job.to_width = 2;
   EXPECT_EQ(zoom_frame_params(job, 2).shift.x, 0.01 / 4);
+}
+
+// A frame far narrower than fp64 resolves: its ends are fp64 values plus their rounding errors,
+// its pixels distinct points in double-double, and its counts those of the twins that fp64 could
+// not tell apart (a shift of 10⁻²³ at x ≈ −10 is below fp64's resolution there).
+TEST(ZoomJob, ADoubleDoubleFrameResolvesWhatFp64CannotHold) {
+  test::TempDir dir;
+  ZoomJob zoom = small_zoom(dir);
+  zoom.map.precision = Precision::dd;
+  zoom.map.backend = Backend::automatic;  // auto takes the CPU for double-double
+  zoom.from_width = 12;
+  zoom.to_width = 1e-20;
+  zoom.frames = 2;
+  zoom.scale_shift = true;
+  const DivergenceMapParams p = zoom_frame_params(zoom, 1);
+  EXPECT_EQ(p.x_range[0], p.x_range[1]) << "fp64 holds one point for the whole window";
+  const DivergenceSetup s = make_divergence_setup(p);
+  EXPECT_GT(s.u_span_dd, 0.9e-20);
+  EXPECT_LT(s.u_span_dd, 1.1e-20);
+  const TwinStartDd first = twin_start_dd(s, 0, 0), last = twin_start_dd(s, p.width - 1, 0);
+  const DoubleDouble<double> step = last.base.x[s.body].x - first.base.x[s.body].x;
+  EXPECT_NEAR(step.hi, 1e-20 * (p.width - 1) / p.width, 1e-24);
+  const DoubleDouble<double> shift = first.twin.x[s.body].x - first.base.x[s.body].x;
+  EXPECT_NEAR(shift.hi, p.shift.x, 1e-6 * p.shift.x);
+  MapRunOptions o;
+  o.precision = Precision::dd;
+  const DivergenceMap map = compute_divergence_map(p, o);
+  EXPECT_EQ(map.counts.size(), static_cast<std::size_t>(p.width) * p.height);
+  o.backend = Backend::cuda;
+  EXPECT_THROW(compute_divergence_map(p, o), ParameterError) << "no CUDA double-double kernels";
 }
 
 TEST(ZoomJob, EachFramesCountsAreThoseOfTheMapOfItsWindow) {
@@ -243,6 +274,16 @@ TEST(ZoomJob, RefusesWindowsFinerThanThePrecisionResolves) {
   const ParameterError e = refusal(job);
   EXPECT_EQ(e.parameter(), "--to-width");
   EXPECT_NE(e.accepted().find("fp64"), std::string::npos) << e.accepted();
+  // Double-double resolves 2⁻¹⁰⁴ · 10 ≈ 5e−31: the refusal names it, and it takes 1e−20.
+  EXPECT_NE(e.accepted().find("--precision dd"), std::string::npos) << e.accepted();
+  job.map.precision = Precision::dd;
+  job.to_width = 1e-20;
+  EXPECT_NO_THROW(validate(job));
+  job.to_width = 1e-29;
+  EXPECT_EQ(refusal(job).parameter(), "--to-width");
+  EXPECT_EQ(refusal(job).accepted().find("--precision dd"), std::string::npos)
+      << "no precision resolves it: none is named";
+  job.map.precision = Precision::fp64;
   job.to_width = 1e-11;
   EXPECT_NO_THROW(validate(job));
   // A float resolves 1.2e−7 · 10: 1e−11 is far too narrow, 1e−3 wide enough.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Precision modes are named and tested, never silent: fp64 (the reference semantics), fp32,
-// fp128 (__float128 on the CPU), and mixed (state in fp64, the gravitational pair factor in
-// fp32). Each job accepts its own subset (jobs/map_job.hpp, jobs/sim_job.hpp) and refuses the
+// fp128 (__float128 on the CPU), mixed (state in fp64, the gravitational pair factor in
+// fp32), and dd (double-double, core/double_double.hpp: the deep zoom's state). Each job accepts its own subset (jobs/map_job.hpp, jobs/sim_job.hpp) and refuses the
 // others by name.
 #pragma once
 
@@ -13,11 +13,11 @@
 
 namespace orrery {
 
-enum class Precision { fp32, fp64, fp128, mixed };
+enum class Precision { fp32, fp64, fp128, mixed, dd };
 
 // The words of every mode, in enumerator order.
 inline const std::vector<std::string>& precision_names() {
-  static const std::vector<std::string> names{"fp32", "fp64", "fp128", "mixed"};
+  static const std::vector<std::string> names{"fp32", "fp64", "fp128", "mixed", "dd"};
   return names;
 }
 inline const std::string& to_string(Precision p) {

@@ -61,6 +61,9 @@ double zoom_width(double from_width, double to_width, std::int64_t frames, std::
 
 struct ZoomWindow {
   std::array<double, 2> x_range, y_range;
+  // The ends' rounding errors: x_range + x_range_low is the window in double-double, what
+  // --precision dd starts its pixels from (DivergenceMapParams::x_range_low).
+  std::array<double, 2> x_range_low, y_range_low;
 };
 // The window `width` wide around `center` with square pixels on a pixels_x × pixels_y grid.
 ZoomWindow zoom_window(std::array<double, 2> center, double width, std::int32_t pixels_x,

@@ -4,6 +4,7 @@
 // FastInverseCube uses the GPU's reciprocal square root (the CUDA backend's default).
 #pragma once
 
+#include "orrery/core/double_double.hpp"
 #include "orrery/core/precision.hpp"
 #include "orrery/physics/inverse_cube.hpp"
 
@@ -29,6 +30,14 @@ struct PrecisionTraits<Precision::mixed> {
   using Real = double;
   using InverseCube = InverseCubeIn<float>;
   using FastInverseCube = InverseCubeIn<float, InverseCubeFast>;
+};
+
+// Double-double has no fast factor: its square root and quotients are formed from fp64 ones.
+template <>
+struct PrecisionTraits<Precision::dd> {
+  using Real = DoubleDouble<double>;
+  using InverseCube = InverseCubeExact;
+  using FastInverseCube = InverseCubeExact;
 };
 
 }  // namespace orrery

@@ -14,6 +14,7 @@
 #include "ensemble/map_kernel_dispatch.hpp"
 #include "orrery/ensemble/map_integrators.hpp"
 #include "orrery/ensemble/problems/divergence3/twin_divergence.hpp"
+#include "orrery/ensemble/problems/divergence3/twin_start_dd.hpp"
 #include "orrery/physics/precision_traits.hpp"
 
 #if !defined(ORRERY_CPU_KERNEL) || !defined(ORRERY_MAP_INTEGRATORS)
@@ -22,6 +23,43 @@
 
 namespace orrery::cpu::ORRERY_CPU_KERNEL {
 namespace {
+
+// The lanes of a precision's real: a SIMD vector of it, or for double-double a pair of SIMD
+// vectors of doubles (high and low parts), so the double-double lanes use the same instructions.
+template <class R>
+struct LanesOf {
+  using type = stdx::native_simd<R>;
+};
+template <>
+struct LanesOf<DoubleDouble<double>> {
+  using type = DoubleDouble<stdx::native_simd<double>>;
+};
+
+template <class V>
+auto at_most(const V& a, const V& b) {
+  return a <= b;
+}
+template <class V>
+auto at_most(const DoubleDouble<V>& a, const DoubleDouble<V>& b) {
+  return less_equal(a, b);
+}
+template <class V, class R>
+void put_lane(V& v, int l, const R& x) {
+  v[l] = static_cast<typename V::value_type>(x);
+}
+template <class V>
+void put_lane(DoubleDouble<V>& v, int l, const DoubleDouble<double>& x) {
+  v.hi[l] = x.hi;
+  v.lo[l] = x.lo;
+}
+template <class V>
+double lane_value(const V& v, int l) {
+  return static_cast<double>(v[l]);
+}
+template <class V>
+double lane_value(const DoubleDouble<V>& v, int l) {
+  return v.hi[l];
+}
 
 // The map's client of the lanes' agent (lane_agent.hpp): a task is a pixel, its start the twin
 // pair of that pixel, its stop rule the separation beyond the critical distance, its record the
@@ -35,10 +73,11 @@ template <int I, Precision P>
 struct TwinLanes {
   using Traits = PrecisionTraits<P>;
   using R = typename Traits::Real;
-  using V = stdx::native_simd<R>;
-  using Mask = typename V::mask_type;
+  using V = typename LanesOf<R>::type;
+  using Mask = decltype(at_most(V{}, V{}));
   using Problem = TwinDivergence<map_integrator_t<I>, V, typename Traits::InverseCube, 0>;
-  static constexpr int lanes = static_cast<int>(V::size());
+  static constexpr int lanes = static_cast<int>(Mask::size());
+  static constexpr bool double_double = P == Precision::dd;
   static constexpr int samples = 1;
   static constexpr int starter_steps = Problem::starter_steps;
   static constexpr bool stop_rule = true;
@@ -49,8 +88,8 @@ struct TwinLanes {
   TwinTaskSource& src;
   const std::int64_t steps = s.steps;
   const typename Problem::Gravity gravity = Problem::gravity(s);
-  const V dt = V(static_cast<R>(s.dt));
-  const V dc2 = V(static_cast<R>(s.critical_distance2));
+  const V dt = V(R(s.dt));
+  const V dc2 = V(R(s.critical_distance2));
   typename Problem::State st;
   V d2;  // the separations of the last stop check
   Tile tile;
@@ -62,21 +101,26 @@ struct TwinLanes {
     task = static_cast<std::int64_t>(tile.items[tile.next++]);
     return true;
   }
-  static void set_lane(BodyState<V, kMapBodies>& dst, const BodyState<double, kMapBodies>& x,
-                       int l) {
+  template <class S>
+  static void set_lane(BodyState<V, kMapBodies>& dst, const BodyState<S, kMapBodies>& x, int l) {
     for (int n = 0; n < kMapBodies; ++n) {
-      dst.x[n].x[l] = static_cast<R>(x.x[n].x);
-      dst.x[n].y[l] = static_cast<R>(x.x[n].y);
-      dst.x[n].z[l] = static_cast<R>(x.x[n].z);
-      dst.v[n].x[l] = static_cast<R>(x.v[n].x);
-      dst.v[n].y[l] = static_cast<R>(x.v[n].y);
-      dst.v[n].z[l] = static_cast<R>(x.v[n].z);
+      put_lane(dst.x[n].x, l, x.x[n].x);
+      put_lane(dst.x[n].y, l, x.x[n].y);
+      put_lane(dst.x[n].z, l, x.x[n].z);
+      put_lane(dst.v[n].x, l, x.v[n].x);
+      put_lane(dst.v[n].y, l, x.v[n].y);
+      put_lane(dst.v[n].z, l, x.v[n].z);
     }
   }
   void load(int l, std::int64_t task) {
     std::int64_t j = 0, k = 0;
     src.pixel_of(task, j, k);
-    const TwinStart ts = twin_start(s, j, k);
+    const auto ts = [&] {
+      if constexpr (double_double)
+        return twin_start_dd(s, j, k);
+      else
+        return twin_start(s, j, k);
+    }();
     set_lane(st.base, ts.base, l);
     set_lane(st.twin, ts.twin, l);
   }
@@ -85,12 +129,12 @@ struct TwinLanes {
     d2 = s.body == 0   ? Problem::template separation2<0>(st)
          : s.body == 1 ? Problem::template separation2<1>(st)
                        : Problem::template separation2<2>(st);
-    return !(d2 <= dc2);  // NaN compares false: a non-finite pixel stops
+    return !at_most(d2, dc2);  // NaN compares false: a non-finite pixel stops
   }
   void sample(int, std::int64_t, int) {}
   void finish(int l, std::int64_t task, std::int64_t count, bool stopped) {
     src.counts[task] = static_cast<std::int32_t>(count);
-    src.nonfinite[task] = stopped && !std::isfinite(static_cast<double>(d2[l])) ? 1 : 0;
+    src.nonfinite[task] = stopped && !std::isfinite(lane_value(d2, l)) ? 1 : 0;
     finished_pixels += 1;
     finished_steps += count;
   }
@@ -114,6 +158,8 @@ void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
 
 template <int I>
 void run_twin_lanes(const DivergenceSetup& s, Precision p, TwinTaskSource& src) {
+  // Double-double is the CPU's alone (the deep zoom); the other modes are every backend's.
+  if (p == Precision::dd) return run_lanes<I, Precision::dd>(s, src);
   visit_map_kernel(p, s.body, [&]<Precision P, int>() { run_lanes<I, P>(s, src); });
 }
 

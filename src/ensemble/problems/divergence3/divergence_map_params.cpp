@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "orrery/ensemble/map_integrators.hpp"
+#include "orrery/core/double_double.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
 
 namespace orrery {
@@ -115,10 +116,24 @@ const std::vector<ParamField<DivergenceMapParams>>& divergence_map_fields() {
 }
 
 void validate(const DivergenceMapParams& p) {
-  // Parameters set in code bypass the setters' rules: apply them again.
-  DivergenceMapParams copy = p;
+  // Parameters set in code bypass the setters' rules: apply them again. A deep zoom's window
+  // (ends with low parts) may have ends that round to one fp64 value: its order is checked in
+  // double-double, and the setters see a stand-in.
+  DivergenceMapParams checked = p;
+  using D = DoubleDouble<double>;
+  const auto deep = [&](const char* name, const std::array<double, 2>& r,
+                        const std::array<double, 2>& low, std::array<double, 2>& stand_in) {
+    if (low[0] == 0 && low[1] == 0) return;
+    if (!std::isfinite(low[0]) || !std::isfinite(low[1]) || !((D(r[1], low[1]) - D(r[0], low[0])).hi > 0))
+      throw ParameterError(name, fmt::format("{}{:+}:{}{:+}", r[0], low[0], r[1], low[1]),
+                           "an interval A:B in double-double with A < B");
+    stand_in = {-1.0, 1.0};
+  };
+  deep("x-range", p.x_range, p.x_range_low, checked.x_range);
+  deep("y-range", p.y_range, p.y_range_low, checked.y_range);
+  DivergenceMapParams copy = checked;
   for (const auto& field : divergence_map_fields())
-    if (field.get) field.set(copy, field.get(p));
+    if (field.get) field.set(copy, field.get(checked));
 
   const DivergenceSetup s = make_divergence_setup(p);
   require_finite_distances(p, s);
@@ -162,6 +177,11 @@ DivergenceSetup make_divergence_setup(const DivergenceMapParams& p) {
   s.u_span = p.x_range[1] - p.x_range[0];
   s.v_min = p.y_range[0];
   s.v_span = p.y_range[1] - p.y_range[0];
+  using D = DoubleDouble<double>;
+  s.u_min_low = p.x_range_low[0];
+  s.v_min_low = p.y_range_low[0];
+  s.u_span_dd = (D(p.x_range[1], p.x_range_low[1]) - D(p.x_range[0], p.x_range_low[0])).hi;
+  s.v_span_dd = (D(p.y_range[1], p.y_range_low[1]) - D(p.y_range[0], p.y_range_low[0])).hi;
   switch (p.plane) {
     case Plane::xy: s.axis_u = 0, s.axis_v = 1; break;
     case Plane::yz: s.axis_u = 1, s.axis_v = 2; break;

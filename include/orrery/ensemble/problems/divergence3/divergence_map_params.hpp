@@ -31,6 +31,9 @@ struct DivergenceMapParams {
   double critical_distance = 0.5;
   std::array<double, 2> x_range{-20.0, 20.0};  // the plane's first (horizontal) coordinate
   std::array<double, 2> y_range{-20.0, 20.0};  // the plane's second (vertical) coordinate
+  // The ranges' ends in double-double are x_range + x_range_low (a deep zoom's frame, narrower
+  // than fp64 resolves at its coordinates); zero otherwise. Only --precision dd reads them.
+  std::array<double, 2> x_range_low{0.0, 0.0}, y_range_low{0.0, 0.0};
   Plane plane = Plane::xy;
   int varied_body = 1;  // 1-based, as in "planet 1"
   std::array<double, kMapBodies> masses = CanonicalThreeBody::masses;

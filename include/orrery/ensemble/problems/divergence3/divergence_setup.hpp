@@ -28,6 +28,10 @@ struct DivergenceSetup {
   Vec3d x0[kMapBodies];
   Vec3d v0[kMapBodies];
   Vec3d shift;
+  // The window in double-double for --precision dd (twin_start_dd.hpp): the low parts of u_min
+  // and v_min, and the spans formed from the ends in double-double. Last, so that the fields
+  // the GPU kernels read keep their places.
+  double u_min_low, v_min_low, u_span_dd, v_span_dd;
 };
 
 DivergenceSetup make_divergence_setup(const DivergenceMapParams& params);
