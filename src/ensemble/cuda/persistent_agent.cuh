@@ -15,9 +15,8 @@
 //   Setup, Client(const Setup&)       the kernel's parameter it is built from (once per thread)
 //   load(st, task)                    task's start, and what the integrator derives from it
 //   begin(st)                         after a parked state is copied back: what was not parked
-//   observe(st)                       what the stop rule and the record read of a state
-//   runs(seen, n)                     before step n: whether the trajectory goes on (else it
-//                                     stops, and record(seen, n) is its result)
+//   runs(st, n)                       before step n: whether the trajectory goes on (else it
+//                                     stops, and record(st, n) is its result)
 //   step(st, n)                       step n → n + 1
 //   for_each_parked(st, f) (static)   f(word, index) for every word a parked trajectory carries
 //
@@ -25,8 +24,9 @@
 // client built in the kernel and handed in, by value or by reference, is compiled as an argument
 // of the agent before it is inlined, and the heaviest kernels (ab4 in fp64, at their register
 // limit) then spill more. Likewise the stop rule is asked as "goes on" (a "stops" predicate
-// turns the loop's branches around) and unpark_at completes the parked state itself. ptxas's
-// registers, stack frame and spills for the map's kernels: scripts/ptxas_map_table.sh.
+// turns the loop's branches around), the feed is taken by value and unpark_at completes the
+// parked state itself: with these the map's kernels compile to the machine code they had as one
+// function (scripts/ptxas_map_all.sh, scripts/cubin_text_compare.py).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -162,7 +162,7 @@ __device__ void publish_parked(const TwinParking& q, unsigned count) {
 // launch bounds; everything is inlined into it.
 template <class Client>
 __device__ __forceinline__ void persistent_agent(const typename Client::Setup& setup,
-                                                 const TwinFeed& f) {
+                                                 const TwinFeed f) {
   static_assert(std::is_same_v<typename Client::Record, std::int32_t>,
                 "the feed's results are int32 words");
   const Client c(setup);
@@ -188,9 +188,8 @@ __device__ __forceinline__ void persistent_agent(const typename Client::Setup& s
   // One pass: check the trajectory; if it stops, record it and take a new one (checked at its
   // step 0 on the next pass before anything moves), else advance it.
   auto pass = [&](bool& has) {
-    const auto seen = c.observe(st);
-    if (!c.runs(seen, n)) {
-      f.out[item] = c.record(seen, n);
+    if (!c.runs(st, n)) {
+      f.out[item] = c.record(st, n);
       if (q.segment) atomicAdd(&q.counters->live, ~0ull);
       has = start_new();
     } else {

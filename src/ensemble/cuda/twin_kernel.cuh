@@ -45,7 +45,7 @@ __device__ void load_pixel(typename Problem::State& st, const DivergenceSetup& s
 // The map's client of the persistent agent (persistent_agent.cuh): a task is a pixel, its state
 // the twin pair, its stop rule the separation beyond the critical distance (or `steps` passed),
 // its record the count (result_collector.hpp: complemented if the separation was not finite).
-// Its constants are computed once, from the kernel's setup, in the kernel.
+// Built once per thread by the agent, from the kernel's setup.
 template <class Problem>
 struct TwinClient {
   using State = typename Problem::State;
@@ -67,13 +67,18 @@ struct TwinClient {
 
   __device__ void load(State& st, std::uint64_t p) const { load_pixel<Problem>(st, s, gravity, p); }
   __device__ void begin(State& st) const { Problem::begin(st, gravity); }
-  // The squared separation of the varied body from its twin.
-  __device__ Real observe(const State& st) const { return Problem::separation2(st); }
-  __device__ bool runs(Real d2, std::int32_t n) const {
-    return d2 <= dc2 && n != steps;  // NaN compares false: a non-finite pixel stops
+  // The pixel goes on while the squared separation of the varied body from its twin is within
+  // d_c² (a NaN compares false: a non-finite pixel stops) and `steps` are not passed. Both tests
+  // are taken, without a branch between them, in this order: written otherwise (with &&, or
+  // over a separation computed by the agent) the pass's tests come out in another order, and
+  // ptxas allocates the heavier kernels' registers differently (scripts/cubin_text_compare.py).
+  __device__ bool runs(const State& st, std::int32_t n) const {
+    return (n != steps) & (Problem::separation2(st) <= dc2);
   }
-  __device__ Record record(Real d2, std::int32_t n) const {
-    return result_word(n, n < steps && !isfinite(d2));
+  // The count, complemented if the separation was not finite (the same separation as runs()
+  // computed: the compiler computes it once).
+  __device__ Record record(const State& st, std::int32_t n) const {
+    return result_word(n, n < steps && !isfinite(Problem::separation2(st)));
   }
   __device__ void step(State& st, std::int32_t n) const {
     Problem::advance(st, gravity, dt, n < Problem::starter_steps);
