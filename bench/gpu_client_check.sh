@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # After bench/gpu_before_after.sh gpu on a warm device machine (its build-gpu and build-base kept):
-# the map integrator whose kernel changed most (ab4, fp64) and the CPU map lanes on one thread
+# the machine code of every map kernel, base against new (bench/sass_compare.py); the map
+# integrator nearest its register limit (ab4, fp64) and the CPU map lanes on one thread
 # (AVX-512 and the portable generic kernel, fp64 and fp32), base and new alternately; then the
 # CUDA tests of the ensembles and chaos indicators and the chaos figures (bench/gpu_chaos.sh).
 # Outputs go to $OUT. Usage (device run, carry [".debs", ".scratch"]): bash bench/gpu_client_check.sh
@@ -25,6 +26,14 @@ alternate() {
     pick "$OUT/$1-$b-$i.json" $b
   done
 }
+echo "== map kernels' SASS, base against new"
+for o in build-base/src/CMakeFiles/orrery.dir/map_kernels/twin_kernel_*.cu.o; do
+  k=$(basename "$o" .cu.o)
+  cuobjdump -sass "$o" > "$OUT/$k-base.sass" 2>&1
+  cuobjdump -sass "build-gpu/src/CMakeFiles/orrery.dir/map_kernels/$k.cu.o" > "$OUT/$k-new.sass" 2>&1
+  python3 bench/sass_compare.py "$OUT/$k-base.sass" "$OUT/$k-new.sass" > "$OUT/$k-sass-compare.txt"
+  echo "$k: $(tail -1 "$OUT/$k-sass-compare.txt")"
+done
 echo "== ab4 fp64 map, 1 GPU: base, new, base, new"
 alternate ab4 'divergence_map_cuda/integrator/ab4/1gpu' 60
 echo "== CPU map lanes, one thread: base, new, base, new"

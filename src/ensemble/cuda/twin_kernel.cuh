@@ -2,11 +2,8 @@
 // The divergence map on a GPU: one thread integrates one pixel's twin pair with the shared
 // ORRERY_HD problem (problems/divergence3/twin_divergence.hpp, any map integrator), both
 // systems' state in registers while it runs.
-// A persistent grid fed by the host: a thread whose pixel diverges or reaches `steps` takes the
-// next new pixel at once, so no lane idles while its neighbours run on and one launch serves
-// the whole run. Every `segment` steps a warp parks its trajectories in a device queue and takes
-// the longest-waiting ones back (processor sharing: long trajectories start early and end
-// together), and at the end sparse warps hand theirs to fuller ones (docs/internals/map-gpu.md).
+// The persistent agent (persistent_agent.cuh) feeds, parks and refills the threads; the map is
+// its client (TwinClient, below): a pixel's start, the stop rule, the count, the step.
 //
 // Included once per map integrator by the files CMake generates (src/CMakeLists.txt), each of
 // which instantiates twin_kernel_for<I> (twin_kernel.hpp) for its integrator I, so the kernels of
@@ -15,12 +12,10 @@
 
 #include <cuda_runtime.h>
 
-#include <string>
+#include <cstdint>
 
-#include <cuda/atomic>
-
-#include "device/cuda/cuda_check.hpp"
 #include "ensemble/cuda/map_schedule_policy.hpp"
+#include "ensemble/cuda/persistent_agent.cuh"
 #include "ensemble/cuda/twin_kernel.hpp"
 #include "ensemble/map_kernel_dispatch.hpp"
 #include "ensemble/schedule/result_collector.hpp"
@@ -47,307 +42,59 @@ __device__ void load_pixel(typename Problem::State& st, const DivergenceSetup& s
   Problem::begin(st, gravity);
 }
 
-// A load of a word the host writes to pinned memory while the kernel runs: `acquire` also sees
-// everything the host wrote before it wrote this value, `relaxed` just the word.
-template <class T>
-__device__ T load_from_host(const T& x, ::cuda::memory_order order) {
-  return ::cuda::atomic_ref<T, ::cuda::thread_scope_system>(const_cast<T&>(x)).load(order);
-}
-
-// The next work item for this thread, or false when the feed is closed. The host writes ring
-// entries and `closed` into pinned memory while the kernel runs. An entry is one word (tag and
-// item), read relaxed: nothing else the host wrote is needed with it.
-__device__ bool next_item(const TwinFeed& f, std::uint32_t& item) {
-  const std::uint64_t s = f.sequence + atomicAdd(f.claimed, 1ull);
-  const std::uint64_t tag = s + 1;
-  const std::uint64_t& slot = f.ring[s & (f.capacity - 1)];  // a power of two
-  for (;;) {
-    const std::uint64_t e = load_from_host(slot, ::cuda::memory_order_relaxed);
-    if ((e >> 32) == tag) {
-      item = e & 0xffffffffu;
-      return true;
-    }
-    if ((e >> 32) > tag) {  // the host reused the slot before this thread read it
-      *const_cast<volatile int*>(f.overrun) = 1;
-      return false;
-    }
-    if (load_from_host(*f.closed, ::cuda::memory_order_acquire)) {
-      // Entries written before `closed` are visible now: look once more.
-      const std::uint64_t again = load_from_host(slot, ::cuda::memory_order_relaxed);
-      if ((again >> 32) != tag) return false;
-      item = again & 0xffffffffu;
-      return true;
-    }
-    if (f.park.stats) atomicAdd(&f.park.stats->ring_waits, 1ull);
-    __nanosleep(500);
-  }
-}
-
-constexpr unsigned kFullWarp = 0xffffffffu;
-
-template <class T>
-using DeviceAtomic = ::cuda::atomic_ref<T, ::cuda::thread_scope_device>;
-
-// Writes a trajectory at queue position `pos`, once the slot's previous occupant has been read.
+// The map's client of the persistent agent (persistent_agent.cuh): a task is a pixel, its state
+// the twin pair, its stop rule the separation beyond the critical distance (or `steps` passed),
+// its record the count (result_collector.hpp: complemented if the separation was not finite).
+// Built once per thread by the agent, from the kernel's setup.
 template <class Problem>
-__device__ void park_at(const TwinParking& q, unsigned long long pos,
-                        typename Problem::State& st, std::int32_t n, std::uint32_t item) {
-  using R = typename Problem::Real;
-  const unsigned long long slot = pos & (q.capacity - 1);
-  DeviceAtomic<unsigned long long> tag(q.tag[slot]);
-  while (tag.load(::cuda::memory_order_acquire) != 0) {
-    if (q.stats) atomicAdd(&q.stats->park_waits, 1ull);
-    __nanosleep(100);
+struct TwinClient {
+  using State = typename Problem::State;
+  using Real = typename Problem::Real;
+  using Record = std::int32_t;
+  using Setup = DivergenceSetup;
+  const DivergenceSetup& s;
+  const typename Problem::Gravity gravity;
+  const Real dt;
+  const Real dc2;
+  const std::int32_t steps;
+
+  __device__ explicit TwinClient(const DivergenceSetup& setup)
+      : s(setup),
+        gravity(Problem::gravity(setup)),
+        dt(static_cast<Real>(setup.dt)),
+        dc2(static_cast<Real>(setup.critical_distance2)),
+        steps(static_cast<std::int32_t>(setup.steps)) {}
+
+  __device__ void load(State& st, std::uint64_t p) const { load_pixel<Problem>(st, s, gravity, p); }
+  __device__ void begin(State& st) const { Problem::begin(st, gravity); }
+  // The pixel goes on while the squared separation of the varied body from its twin is within
+  // d_c² (a NaN compares false: a non-finite pixel stops) and `steps` are not passed. Both tests
+  // are taken, without a branch between them, in this order: written otherwise (with &&, or
+  // over a separation computed by the agent) the pass's tests come out in another order, and
+  // ptxas allocates the heavier kernels' registers differently (scripts/cubin_text_compare.py).
+  __device__ bool runs(const State& st, std::int32_t n) const {
+    return (n != steps) & (Problem::separation2(st) <= dc2);
   }
-  R* words = static_cast<R*>(q.state);
-  Problem::for_each_parked(st, [&](R& v, int w) { words[w * q.capacity + slot] = v; });
-  q.steps[slot] = n;
-  q.item[slot] = item;
-  tag.store(pos + 1, ::cuda::memory_order_release);
-}
-
-// Reads the trajectory at queue position `pos` (claimed by this thread), waiting for its writer,
-// and frees the slot; the integrator then derives what was not parked.
-template <class Problem>
-__device__ void unpark_at(const TwinParking& q, unsigned long long pos,
-                          typename Problem::State& st, const typename Problem::Gravity& gravity,
-                          std::int32_t& n, std::uint32_t& item) {
-  using R = typename Problem::Real;
-  const unsigned long long slot = pos & (q.capacity - 1);
-  DeviceAtomic<unsigned long long> tag(q.tag[slot]);
-  while (tag.load(::cuda::memory_order_acquire) != pos + 1) {
-    if (q.stats) atomicAdd(&q.stats->unpark_waits, 1ull);
-    __nanosleep(100);
+  // The count, complemented if the separation was not finite (the same separation as runs()
+  // computed: the compiler computes it once).
+  __device__ Record record(const State& st, std::int32_t n) const {
+    return result_word(n, n < steps && !isfinite(Problem::separation2(st)));
   }
-  const R* words = static_cast<const R*>(q.state);
-  Problem::for_each_parked(st, [&](R& v, int w) { v = words[w * q.capacity + slot]; });
-  n = q.steps[slot];
-  item = q.item[slot];
-  tag.store(0, ::cuda::memory_order_release);
-  Problem::begin(st, gravity);
-}
+  __device__ void step(State& st, std::int32_t n) const {
+    Problem::advance(st, gravity, dt, n < Problem::starter_steps);
+  }
+  template <class F>
+  __device__ static void for_each_parked(State& st, F&& f) {
+    Problem::for_each_parked(st, static_cast<F&&>(f));
+  }
+};
 
-// Claims up to `want` parked positions, none if fewer than `least` are published (lane 0 of a
-// warp); returns the first and sets `got`. Single atomic additions, never a compare-and-swap
-// loop: thousands of warps end segments every millisecond, and a contended CAS loop serves about
-// one per L2 round trip. `available` (published, not yet claimed) is taken first, the excess given
-// back; a claim that races with another may briefly see too few and take none, which costs
-// nothing but a later turn.
-__device__ unsigned long long claim_parked(const TwinParking& q, unsigned want, unsigned least,
-                                          unsigned& got) {
-  DeviceAtomic<long long> available(*reinterpret_cast<long long*>(&q.counters->published));
-  const long long before = available.fetch_sub(want, ::cuda::memory_order_relaxed);
-  got = before <= 0 ? 0u : before < want ? static_cast<unsigned>(before) : want;
-  if (got < least) got = 0;
-  if (got < want) available.fetch_add(want - got, ::cuda::memory_order_relaxed);
-  return got ? atomicAdd(&q.counters->head, static_cast<unsigned long long>(got)) : 0;
-}
-
-// Publishes `count` positions this warp has written (lane 0, after the warp's writes).
-__device__ void publish_parked(const TwinParking& q, unsigned count) {
-  __threadfence();
-  DeviceAtomic<long long>(*reinterpret_cast<long long*>(&q.counters->published))
-      .fetch_add(count, ::cuda::memory_order_relaxed);
-}
-
-// One thread integrates one pixel at a time. Without parking (segment 0) a thread that finishes
-// its pixel takes the next new one from the host and leaves when none remains. With parking, a
-// warp's lanes also stop together every `segment` passes: every running trajectory is parked
-// and the warp takes up to 32 again — new pixels while fewer than the live cap are live, else the
-// longest-parked ones — so each live pixel gets its turn (processor sharing: no long trajectory
-// starts late, the one thing that would hold the end of the run), and once no new pixel remains
-// sparse warps hand their trajectories to fuller ones and leave (the remaining work stays packed
-// into full warps instead of idling most lanes of many); meanwhile, with `catch_up`, the
-// trajectories behind the median step count keep their lanes, so the last ones end together.
-//
-// The step loop carries nothing but the state, the step count, the item and a pass counter:
-// every register it does not hold is one more for the step's own temporaries (the kernel runs
-// at its register limit).
+// The map's kernel: the agent over the client, with the problem's launch bounds.
 template <class Problem>
 __global__ void __launch_bounds__(MapPolicy::threads_per_block,
                                   MapPolicy::min_blocks_per_sm_for<Problem>())
     twin_kernel(const DivergenceSetup s, const TwinFeed f) {
-  using R = typename Problem::Real;
-  const typename Problem::Gravity gravity = Problem::gravity(s);
-  const R dt = static_cast<R>(s.dt);
-  const R dc2 = static_cast<R>(s.critical_distance2);
-  const auto steps = static_cast<std::int32_t>(s.steps);
-  const TwinParking& q = f.park;
-
-  typename Problem::State st;
-  std::uint32_t item = 0;
-  std::int32_t n = 0;  // checks passed so far
-  bool open = true;    // new pixels may remain for this thread
-  auto start_new = [&] {
-    if (open && next_item(f, item)) {
-      load_pixel<Problem>(st, s, gravity, f.list ? f.list[item] : item);
-      n = 0;
-      if (q.segment) atomicAdd(&q.counters->live, 1ull);
-      return true;
-    }
-    if (open && q.segment)
-      DeviceAtomic<unsigned long long>(q.counters->no_new_pixel)
-          .store(1, ::cuda::memory_order_relaxed);
-    open = false;
-    return false;
-  };
-  // One pass: check the pixel; if it is done, record it and take a new one (checked at its
-  // step 0 on the next pass before anything moves), else advance it.
-  auto pass = [&](bool& has) {
-    const R d2 = Problem::separation2(st);
-    if (!(d2 <= dc2) || n == steps) {  // NaN compares false: a non-finite pixel stops
-      f.out[item] = result_word(n, n < steps && !isfinite(d2));
-      if (q.segment) atomicAdd(&q.counters->live, ~0ull);
-      has = start_new();
-    } else {
-      Problem::advance(st, gravity, dt, n < Problem::starter_steps);
-      ++n;
-    }
-  };
-
-  bool has = start_new();
-  if (!q.segment) {
-    while (has) pass(has);
-    return;
-  }
-
-  const unsigned lane = threadIdx.x % 32;
-  const unsigned below = (1u << lane) - 1;
-  // Lanes without a trajectory take parked ones, oldest first, if at least `least` are
-  // published (the whole warp calls this).
-  auto take_parked = [&](unsigned least) {
-    const unsigned idle = __ballot_sync(kFullWarp, !has);
-    unsigned got = 0;
-    unsigned long long first = 0;
-    if (lane == 0 && idle) first = claim_parked(q, __popc(idle), least, got);
-    got = __shfl_sync(kFullWarp, got, 0);
-    first = __shfl_sync(kFullWarp, first, 0);
-    const unsigned rank = __popc(idle & below);
-    if (!has && rank < got) {
-      unpark_at<Problem>(q, first + rank, st, gravity, n, item);
-      has = true;
-    }
-  };
-  // Warps end their segments at different passes (a hashed phase), so that they do not all
-  // reach the queue's counters at once. Once no new pixel remains, segments are 16 times
-  // shorter: that is when packing pays.
-  const unsigned short_segment = max(q.segment / MapPolicy::short_segment_divisor, 1u);
-  unsigned left = 1 + ((blockIdx.x * blockDim.x + threadIdx.x) / 32 * 2654435761u) % q.segment;
-  bool ending = false;  // no new pixel remains for anyone (the same in every lane)
-  for (;;) {
-    // One segment, or less if the warp runs dry.
-    for (;;) {
-      if (has) pass(has);
-      if (--left == 0) break;
-      if ((left & 63) == 0) {
-        if (!ending) {
-          unsigned long long none_left = 0;
-          if (lane == 0)
-            none_left = DeviceAtomic<unsigned long long>(q.counters->no_new_pixel)
-                            .load(::cuda::memory_order_relaxed);
-          if (__shfl_sync(kFullWarp, none_left, 0)) {
-            // Once a thread has found the feed closed, the warp stops reading the host's ring:
-            // those reads of pinned memory, one to three per thread at the end of a run,
-            // stalled the memory fences of the warps parking meanwhile (up to 250 µs each,
-            // against 0.4 µs) and slowed the last tenth of a run threefold
-            // (docs/internals/map-gpu.md).
-            ending = true;
-            open = false;
-            left = min(left, short_segment);
-          }
-        }
-        if (!__any_sync(kFullWarp, has)) break;
-      }
-    }
-    left = ending ? short_segment : q.segment;
-
-    // The segment's end: park every running trajectory (but those catching up, below).
-    const long long t0 = q.stats ? clock64() : 0;
-    const unsigned running = __ballot_sync(kFullWarp, has);
-    bool stay = false;
-    if (ending && q.catch_up) {
-      // Once no new pixel remains, the device's end is its last trajectories'. Under plain turns
-      // every live trajectory advances alike, so the lead that the first-started ones got is
-      // kept to the end: the last ones then run with fewer trajectories than threads, lanes
-      // idling. Trajectories behind the median step count stay on their lanes instead of
-      // queueing, while more are live than the device has threads: the ones behind catch up
-      // (least attained first), and the full-length ones end together.
-      unsigned long long live = 0, mark = 0;
-      if (lane == 0) {
-        live = DeviceAtomic<unsigned long long>(q.counters->live)
-                   .load(::cuda::memory_order_relaxed);
-        mark = DeviceAtomic<unsigned long long>(q.counters->median_steps)
-                   .load(::cuda::memory_order_relaxed);
-      }
-      live = __shfl_sync(kFullWarp, live, 0);
-      const auto median = static_cast<long long>(__shfl_sync(kFullWarp, mark, 0));
-      // The median, tracked by every warp's lanes above and below it (one addition per warp).
-      const int ahead = __popc(__ballot_sync(kFullWarp, has && n > median));
-      const int behind = __popc(__ballot_sync(kFullWarp, has && n < median));
-      if (lane == 0 && running)
-        atomicAdd(&q.counters->median_steps,
-                  static_cast<unsigned long long>(static_cast<long long>(ahead) - behind));
-      stay = has && n < median && live >= gridDim.x * blockDim.x;
-    }
-    const unsigned parking = __ballot_sync(kFullWarp, has && !stay);
-    unsigned long long first = 0;
-    if (lane == 0 && parking) first = atomicAdd(&q.counters->tail, __popc(parking));
-    first = __shfl_sync(kFullWarp, first, 0);
-    if (has && !stay) park_at<Problem>(q, first + __popc(parking & below), st, n, item);
-    has = stay;
-    __syncwarp();
-    if (lane == 0 && parking) publish_parked(q, __popc(parking));
-    const long long t1 = q.stats ? clock64() : 0;
-    long long t2 = t1;
-    if (!ending) {
-      // New pixels while the live set is below its cap, then the parked queue, then new pixels
-      // regardless of the cap while the queue is empty.
-      unsigned fresh = 0;
-      if (lane == 0) {
-        // The cap is in device memory: the host raises it while the kernel runs.
-        const unsigned long long live = DeviceAtomic<unsigned long long>(q.counters->live)
-                                            .load(::cuda::memory_order_relaxed);
-        const unsigned long long cap = DeviceAtomic<unsigned long long>(q.counters->live_cap)
-                                           .load(::cuda::memory_order_relaxed);
-        fresh = live < cap ? static_cast<unsigned>(min(32ull, cap - live)) : 0;
-        // Lanes running at segment ends: the device's progress, read by the host to share the
-        // map's unstarted pixels in proportion to the devices' speeds.
-        atomicAdd(&q.counters->progress, static_cast<unsigned long long>(__popc(running)));
-      }
-      if (lane < __shfl_sync(kFullWarp, fresh, 0)) has = start_new();
-      __syncwarp();
-      if (q.stats) t2 = clock64();
-      take_parked(1);
-      if (!has) has = start_new();
-    } else {
-      // A worthwhile share, or none: fuller warps take the rest.
-      const int stayed = __popc(__ballot_sync(kFullWarp, has));
-      take_parked(stayed >= MapPolicy::sparse_warp
-                      ? 1u
-                      : static_cast<unsigned>(MapPolicy::sparse_warp - stayed));
-    }
-    const bool busy = __any_sync(kFullWarp, has);
-    if (q.stats && lane == 0) {
-      const long long t3 = clock64();
-      atomicAdd(&q.stats->segment_ends, 1ull);
-      atomicAdd(&q.stats->cycles_at_ends, static_cast<unsigned long long>(t3 - t0));
-      atomicAdd(&q.stats->cycles_new, static_cast<unsigned long long>(t2 - t1));
-      atomicAdd(&q.stats->cycles_take, static_cast<unsigned long long>(t3 - t2));
-      atomicAdd(&q.stats->cycles_park, static_cast<unsigned long long>(t1 - t0));
-      if (!busy) atomicAdd(&q.stats->warps_left, 1ull);
-    }
-    if (busy) continue;
-    // Leaving. What this warp parked is visible before its departure is, and the last warp
-    // running does not leave while anything is parked.
-    __threadfence();
-    unsigned long long before = 0;
-    if (lane == 0) before = atomicAdd(&q.counters->warps_left, 1ull);
-    if (__shfl_sync(kFullWarp, before, 0) + 1 < gridDim.x * blockDim.x / 32) return;
-    if (lane == 0) atomicAdd(&q.counters->warps_left, ~0ull);
-    __threadfence();  // sees what every warp that left before parked
-    take_parked(1);
-    if (!__any_sync(kFullWarp, has)) return;  // the last warp, and nothing parked: done
-  }
+  persistent_agent<TwinClient<Problem>>(s, f);
 }
 
 }  // namespace

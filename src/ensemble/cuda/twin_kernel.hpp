@@ -20,7 +20,7 @@ namespace orrery::cuda {
 // feed. Item i is pixel list[i] (row-major k·width + j) or, without a list, pixel i;
 // its result goes to out[i] (result_collector.hpp: the count, complemented if non-finite),
 // also in pinned host memory.
-// The counters of the queue of parked trajectories, in device memory (see twin_kernel.cuh). The
+// The counters of the queue of parked trajectories, in device memory (persistent_agent.cuh). The
 // queue is a ring of `capacity` slots: a warp reserves positions at `tail`, writes each slot's
 // state, steps and item before its tag (position + 1), then adds them to `published`. A warp
 // claims from `published` first, then takes positions at `head`, waits for each tag and clears
@@ -32,7 +32,7 @@ struct ParkingCounters {
   unsigned long long warps_left;  // warps that have left the kernel
   unsigned long long no_new_pixel;  // becomes 1 when a thread finds no new pixel left
   // Positions written and not yet claimed, read as a signed count: a claim takes first and gives
-  // back the excess (claim_parked, twin_kernel.cuh).
+  // back the excess (claim_parked, persistent_agent.cuh).
   unsigned long long published;
   // New pixels start at a segment's end while fewer are live (set before the launch; the host
   // may raise it while the kernel runs).
@@ -56,7 +56,7 @@ struct TwinStats {
   unsigned long long park_waits;      // polls of a parked slot not yet read
 };
 
-// Trajectories parked between segments, in device memory (see twin_kernel.cuh).
+// Trajectories parked between segments, in device memory (persistent_agent.cuh).
 struct TwinParking {
   ParkingCounters* counters = nullptr;
   unsigned long long* tag = nullptr;       // [capacity], zeroed before the launch
@@ -66,7 +66,7 @@ struct TwinParking {
   unsigned long long capacity = 0;
   unsigned segment = 0;             // loop passes between segment ends; 0: never park
   // Once no new pixel remains, trajectories behind the median step count (median_steps) skip
-  // their turn in the queue while more are live than threads run (twin_kernel.cuh).
+  // their turn in the queue while more are live than threads run (persistent_agent.cuh).
   bool catch_up = false;
   // Diagnostics (ORRERY_GPU_STATS): null, or the counters summed over warps.
   TwinStats* stats = nullptr;
