@@ -25,6 +25,7 @@
 
 #include <fmt/format.h>
 
+#include "orrery/core/seconds_since.hpp"
 #include "orrery/core/version.hpp"
 #include "orrery/ensemble/chaos/chaos_run.hpp"
 #include "orrery/ensemble/chaos/growth_indicators.hpp"
@@ -111,8 +112,7 @@ int main(int argc, char** argv) {
     const double c1 = cpu_seconds();
     scalar_lambda = bench::scalar_henon_heiles_lyapunov(starts.rows, n, steps, kDt, every);
     scalar_cpu.push_back(cpu_seconds() - c1);
-    scalar_s.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    scalar_s.push_back(seconds_since(t0));
   }
   // Agreement: the regular starts (λ below 0.01 at t = 1000, ln(t)/t ≈ 0.007) to rounding's
   // growth along a torus, the chaotic ones by their fluctuation.
