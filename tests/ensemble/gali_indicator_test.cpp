@@ -139,11 +139,12 @@ TEST(GaliIndicator, ChaoticOrbitGaliFallsAtTheRatesOfTheSpectrum) {
 
 TEST(GaliIndicator, PublishedHenonHeilesOrbitsAreToldApartAsChaosToolsTellsThem) {
   // The three Hénon–Heiles orbits of ChaosTools' GALI tests (JuliaDynamics/ChaosTools.jl,
-  // test/chaosdetection/gali_tests.jl, "Henon-Helies"; the orbits of Skokos' papers, the
-  // chaotic one this file's kGaliChaotic): a stable periodic orbit (a 1D torus), a
-  // quasi-periodic one (a 2D torus) and a chaotic one. What ChaosTools asserts of them with
-  // k = 2 and 4 and t = 1000, its GALI threshold 10⁻¹²: the regular orbits' GALI_k stay above
-  // it to t = 1000, the chaotic orbit's falls to it before t = 1000.
+  // test/chaosdetection/gali_tests.jl, "Henon-Helies"; the chaotic one is this file's
+  // kGaliChaotic), labelled there a stable periodic orbit (a 1D torus), a quasi-periodic one (a
+  // 2D torus) and a chaotic one. What ChaosTools asserts of them with k = 2 and 4 and t = 1000,
+  // its GALI threshold 10⁻¹²: the regular orbits' GALI_k stay above it to t = 1000, the chaotic
+  // orbit's falls to it before t = 1000. (Measured: the least GALI_2 0.028 and 0.28, GALI_4
+  // 2·10⁻⁶ and 5·10⁻⁹; the chaotic orbit's GALI_2 reaches 10⁻¹² at t = 542, GALI_4 at t = 107.)
   const std::vector<double> stable_periodic{0.0, 0.295456, 0.407308431, 0.0};
   const std::vector<double> quasi_periodic{0.0, 0.483000, 0.278980390, 0.0};
   constexpr double kChaosToolsThreshold = 1e-12, kEnd = 1000;
