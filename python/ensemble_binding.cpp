@@ -113,6 +113,10 @@ py::dict ensemble(const py::kwargs& kwargs) {
     runs[py::str(name)] = d;
   }
   out["runs"] = runs;
+  if (!outcome.section_indicator.name.empty()) {
+    out["section_indicator"] = vector_array(std::move(outcome.section_indicator.values));
+    out["section_indicator_name"] = outcome.section_indicator.name;
+  }
   return out;
 }
 
@@ -123,7 +127,7 @@ std::string ensemble_doc() {
          "each 'integrator-precision' a dict\nwith final_state [N, D], the energy error of each "
          "trajectory at the end and its largest\n(energy_error_final, energy_error_max), and at "
          "the sample times (sample_time) the ensemble's\nmedian, 99th percentile and largest "
-         "|dE/E|. With `tolerance` each run also has steps_accepted, steps_rejected and status [N]\n(0 finished, 1 step underflow, 2 non-finite, 3 too many steps), steps_min/_median/_max and\nfailed. With `section` ('x=0'), each run also has section_points [N, K, D] and\nsection_time [N, K] (the first K = max_crossings crossings, NaN past a trajectory's count),\nsection_count [N] (every crossing), crossings and crossings_beyond. With `out` (HDF5) and\n`plot` (PNG) the files are written too. Refused "
+         "|dE/E|. With `tolerance` each run also has steps_accepted, steps_rejected and status [N]\n(0 finished, 1 step underflow, 2 non-finite, 3 too many steps), steps_min/_median/_max and\nfailed. With `section` ('x=0'), each run also has section_points [N, K, D] and\nsection_time [N, K] (the first K = max_crossings crossings, NaN past a trajectory's count),\nsection_count [N] (every crossing), crossings and crossings_beyond; with\n`section_colour_by` an indicator, section_indicator [N] and section_indicator_name. With `out` (HDF5) and\n`plot` (PNG) the files are written too. Refused "
          "parameters raise ValueError with the CLI's message.\n\n"
          "Keywords (the flags of `orrery ensemble`, '-' written '_'), with their defaults:\n" +
          describe_fields(ensemble_job_fields(), python_defaults(), ensemble_keywords()) +

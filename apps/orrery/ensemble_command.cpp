@@ -15,6 +15,7 @@
 #include "orrery/io/config_file.hpp"
 #include "orrery/jobs/ensemble_job.hpp"
 #include "orrery/jobs/ensemble_section.hpp"
+#include "orrery/jobs/section_indicator.hpp"
 #include "progress_line.hpp"
 
 namespace orrery::cli {
@@ -121,6 +122,8 @@ class EnsembleCommand final : public Command {
         fmt::print("\n");
       }
     }
+    if (!outcome.section_indicator.name.empty())
+      fmt::print("    {}\n", describe_section_indicator(outcome.section_indicator));
     if (!job.out.empty()) fmt::print("  data: {}\n", job.out);
     if (!job.plot.empty()) fmt::print("  plot: {}\n", job.plot);
     if (!job.section_plot.empty()) fmt::print("  section plot: {}\n", job.section_plot);

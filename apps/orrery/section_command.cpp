@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli_params.hpp"
 #include "command.hpp"
@@ -14,6 +15,7 @@
 #include "orrery/io/config_file.hpp"
 #include "orrery/jobs/ensemble_job.hpp"
 #include "orrery/jobs/ensemble_section.hpp"
+#include "orrery/jobs/section_indicator.hpp"
 #include "progress_line.hpp"
 
 namespace orrery::cli {
@@ -24,7 +26,8 @@ namespace {
 // --direction, --plot for the section's picture; the energy-drift plot is ensemble's).
 const std::vector<ParamField<EnsembleJob>>& section_ensemble_fields() {
   static const std::vector<ParamField<EnsembleJob>> fields = [] {
-    constexpr std::string_view own[] = {"plot", "section", "section-direction", "section-plot"};
+    constexpr std::string_view own[] = {"plot", "section", "section-direction", "section-plot",
+                                        "section-colour-by"};
     std::vector<ParamField<EnsembleJob>> kept;
     for (const auto& f : ensemble_job_fields())
       if (std::find(std::begin(own), std::end(own), f.name) == std::end(own)) kept.push_back(f);
@@ -59,13 +62,21 @@ class SectionCommand final : public Command {
         ->type_name("DIR");
     app_->add_option("--plot", plot_, "PNG of every orbit's crossings in the section's plane")
         ->type_name("PATH");
+    app_->add_option("--colour-by", colour_,
+                     fmt::format("what colours --plot's crossings: {} (orbit: a colour each; an "
+                                 "indicator: each orbit's value, computed as orrery chaos does "
+                                 "with this run's integrator, step and time, on its colour "
+                                 "scale, and written to --out too; default: orbit)",
+                                 fmt::join(section_colourings(), ", ")))
+        ->type_name("WHAT");
     app_->add_option("--config", config_, "TOML file of parameters (keys as the flags)")
         ->type_name("FILE");
     app_->footer(
         "The same job as orrery ensemble --section NAME=VALUE --section-direction DIR "
         "--section-plot PATH. Example, the Henon-Heiles section x = 0, px > 0 at E = 1/8: "
         "orrery section --problem henon-heiles --energy 0.125 --starts random --n 200 "
-        "--t-end 2000 --max-crossings 500 --integrator yoshida4 --plot section.png");
+        "--t-end 2000 --max-crossings 500 --integrator yoshida4 --plot section.png "
+        "(--colour-by sali: each orbit coloured by its SALI)");
   }
 
   CLI::App& app() override { return *app_; }
@@ -81,6 +92,7 @@ class SectionCommand final : public Command {
         job.section_direction != "both")
       throw ParameterError("--direction", direction_, "up (or +), down (or -), or both");
     job.section_plot = plot_;
+    job.section_colour = colour_;
     ProgressLine progress(job.quiet, "trajectories");
     EnsembleObserver observer;
     if (progress.enabled())
@@ -92,6 +104,8 @@ class SectionCommand final : public Command {
         return run_ensemble_job(job, observer);
       } catch (const ParameterError& e) {  // named as this command's flag
         if (e.parameter() == "--section-plot") throw e.renamed("--plot");
+        if (e.parameter() == "--section-colour-by" || e.parameter() == "section-colour-by")
+          throw e.renamed("--colour-by");
         throw;
       }
     }();
@@ -112,6 +126,8 @@ class SectionCommand final : public Command {
       if (!r.drift_max.empty()) fmt::print("; largest |dE/E| {:.3g}", r.drift_max.back());
       fmt::print("\n");
     }
+    if (!outcome.section_indicator.name.empty())
+      fmt::print("  {}\n", describe_section_indicator(outcome.section_indicator));
     if (!job.out.empty()) fmt::print("  data: {}\n", job.out);
     if (!job.section_plot.empty()) fmt::print("  picture: {}\n", job.section_plot);
     return 0;
@@ -120,7 +136,7 @@ class SectionCommand final : public Command {
  private:
   CLI::App* app_;
   CliParams<EnsembleJob> params_;
-  std::string section_ = "x=0", direction_ = "up", plot_, config_;
+  std::string section_ = "x=0", direction_ = "up", plot_, colour_ = "orbit", config_;
 };
 
 }  // namespace

@@ -18,29 +18,35 @@ __all__ = ["Simulation", "chaos", "divergence_map", "ensemble", "forces", "load"
            "section", "zoom", "zoom_width", "__version__"]
 
 
-def section(section: str = "x=0", direction: str = "up", **parameters: Any) -> dict[str, Any]:
+def section(section: str = "x=0", direction: str = "up", colour_by: str = "orbit",
+            **parameters: Any) -> dict[str, Any]:
     """Poincaré surfaces of section, as `orrery section` computes them: the crossings of the
     plane `section` ("NAME=VALUE", a state word through a value) in `direction` ("up", "down",
     "both"; "+" and "-" for the first two) of every orbit of an ensemble, located by Hénon's
     trick to the integrator's accuracy. A thin face over orrery.ensemble(section=...): every
     other keyword as ensemble takes it (problem, energy, plane, resolution or starts, integrator
     -- one --, dt, steps or t_end, max_crossings, backend, threads, out, section_plot, ...).
+    `colour_by` ("orbit", "sali", "megno", "lyapunov", "fli") colours section_plot's crossings
+    by each orbit's indicator of chaos, computed as orrery.chaos computes it with this run's
+    integrator, step and time.
 
     Returns a dict: points [N, K, D] and time [N, K] (the first K = max_crossings crossings of
     each orbit, NaN past its count), count [N] (every crossing, those beyond K included),
     orbits (a list of N arrays [count_i, D]: each orbit's kept crossings), start_state [N, D],
     energy_error_max [N] (each orbit's largest |dE/E| over the run's samples, for a problem with
-    an energy), and the run's integrator, backend and seconds.
+    an energy), and the run's integrator, backend and seconds; with `colour_by` an indicator,
+    indicator [N] (each orbit's value at the end of the run) and indicator_name.
 
         s = orrery.section(problem="henon-heiles", energy=0.125, starts="random", n=64,
                            t_end=2000, max_crossings=400)
         for xs in s["orbits"]: plt.plot(xs[:, 1], xs[:, 3], ",")
     """
     direction = {"+": "up", "-": "down"}.get(direction, direction)
-    for bad in ("section_direction",):
+    for bad, own in (("section_direction", "direction"), ("section_colour_by", "colour_by")):
         if bad in parameters:
-            raise TypeError(f"section() got an unexpected keyword argument '{bad}' (direction)")
-    r = ensemble(section=section, section_direction=direction, **parameters)
+            raise TypeError(f"section() got an unexpected keyword argument '{bad}' ({own})")
+    r = ensemble(section=section, section_direction=direction, section_colour_by=colour_by,
+                 **parameters)
     if len(r["runs"]) != 1:
         raise ValueError(f"integrator/precision: one pair for a section, not {list(r['runs'])}")
     name, run = next(iter(r["runs"].items()))
@@ -54,6 +60,9 @@ def section(section: str = "x=0", direction: str = "up", **parameters: Any) -> d
         out["energy_error_max"] = run["energy_error_max"]
     if "grid_index" in r:
         out["grid_index"] = r["grid_index"]
+    if "section_indicator" in r:
+        out["indicator"] = r["section_indicator"]
+        out["indicator_name"] = r["section_indicator_name"]
     return out
 
 

@@ -107,6 +107,22 @@ def test_section_crossings_lie_on_the_plane_at_the_orbits_energy():
     assert np.all(np.isnan(s["time"][s["count"] == 0]))
 
 
+def test_section_coloured_by_sali_gives_each_orbit_the_chaos_indicator(tmp_path):
+    # A torus of the central island and the literature's chaotic orbit at E = 1/8: the section's
+    # indicator is orrery.chaos's value for the same start, integrator, step and time.
+    starts = tmp_path / "starts.csv"
+    starts.write_text("x,y,px,py\n0,0.15,0.47932,0\n0,-0.25,0.42081,0\n")
+    common = dict(problem="henon-heiles", starts=str(starts), integrator="yoshida4", dt=0.01,
+                  t_end=1000, backend="cpu")
+    s = orrery.section(colour_by="sali", max_crossings=100, **common)
+    assert s["indicator_name"] == "sali" and s["indicator"].shape == (2,)
+    assert s["indicator"][0] > 1e-4 and s["indicator"][1] < 1e-8
+    c = orrery.chaos(indicator="sali", **common)
+    assert np.array_equal(c["indicator"], s["indicator"])
+    with pytest.raises(TypeError, match="colour_by"):
+        orrery.section(section_colour_by="sali", **common)
+
+
 def test_sigint_stops_a_long_chaos_run():
     # InterruptPoll is asked between blocks, at most every 250 ms (the progress interval); a block
     # of 8 orbits of 10^4 steps takes a few ms: the KeyboardInterrupt comes within half a second.

@@ -50,7 +50,7 @@ const std::vector<ParamField<EnsembleJob>>& chaos_ensemble_fields() {
   static const std::vector<ParamField<EnsembleJob>> fields = [] {
     constexpr std::string_view dropped[] = {"out",           "plot",          "section",
                                             "section-direction", "max-crossings", "section-plot",
-                                            "precision",     "tolerance"};
+                                            "precision",     "tolerance", "section-colour-by"};
     std::vector<ParamField<EnsembleJob>> kept;
     for (const auto& f : ensemble_job_fields())
       if (std::find(std::begin(dropped), std::end(dropped), f.name) == std::end(dropped))

@@ -27,12 +27,27 @@ constexpr double kSaliFloor = 1e-16;
 constexpr double kLyapunovDecades = 3.0;
 constexpr double kLatest = 0.999;  // an escape's shade stays within its exit's unit
 
-ChaosScale scale_of(const ChaosJobOutcome& o) {
+// The range [from, to) of a plane word over the grid, from two starts of different grid
+// columns (u = from + (to − from)·j/r).
+std::array<double, 2> grid_range(const std::vector<double>& values, const std::vector<std::int64_t>& at,
+                                 std::int64_t r) {
+  for (std::size_t i = 1; i < values.size(); ++i)
+    if (at[i] != at[0]) {
+      const double step = (values[i] - values[0]) / static_cast<double>(at[i] - at[0]);
+      const double from = values[0] - step * static_cast<double>(at[0]);
+      return {from, from + step * static_cast<double>(r)};
+    }
+  return {values.empty() ? 0.0 : values[0], (values.empty() ? 0.0 : values[0]) + 1.0};
+}
+
+}  // namespace
+
+ChaosScale chaos_scale(ChaosIndicator indicator, std::span<const double> field, int exits) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (double v : o.field)
+  for (double v : field)
     if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
   if (!(hi >= lo)) lo = 0, hi = 1;
-  switch (o.indicator.indicator) {
+  switch (indicator) {
     case ChaosIndicator::megno:
       return {ChaosScaleKind::diverging_about_two, 0.0, kMegnoTop, "<Y>"};
     case ChaosIndicator::sali:
@@ -48,25 +63,10 @@ ChaosScale scale_of(const ChaosJobOutcome& o) {
     case ChaosIndicator::gali:
       return {ChaosScaleKind::logarithmic, kSaliFloor, 1.0, "GALI"};
     case ChaosIndicator::escape:
-      return {ChaosScaleKind::exits, 0.0, static_cast<double>(o.escaped.size()), "exit"};
+      return {ChaosScaleKind::exits, 0.0, static_cast<double>(exits), "exit"};
   }
   return {};
 }
-
-// The range [from, to) of a plane word over the grid, from two starts of different grid
-// columns (u = from + (to − from)·j/r).
-std::array<double, 2> grid_range(const std::vector<double>& values, const std::vector<std::int64_t>& at,
-                                 std::int64_t r) {
-  for (std::size_t i = 1; i < values.size(); ++i)
-    if (at[i] != at[0]) {
-      const double step = (values[i] - values[0]) / static_cast<double>(at[i] - at[0]);
-      const double from = values[0] - step * static_cast<double>(at[0]);
-      return {from, from + step * static_cast<double>(r)};
-    }
-  return {values.empty() ? 0.0 : values[0], (values.empty() ? 0.0 : values[0]) + 1.0};
-}
-
-}  // namespace
 
 RgbImage draw_chaos_picture(const ChaosJob& job, const ChaosJobOutcome& o) {
   const EnsembleStartSet& s = o.starts;
@@ -111,7 +111,7 @@ RgbImage draw_chaos_picture(const ChaosJob& job, const ChaosJobOutcome& o) {
     title += fmt::format("; chaotic {:.1f}%", 100.0 * *o.chaotic_fraction);
   if (!o.escape_time.empty()) title += "; exit 0 up, 1 left, 2 right, darker later";
   const ChaosField field{static_cast<int>(r), static_cast<int>(r), values, present};
-  return to_rgb_image(draw_chaos_image(field, scale_of(o), title, a, b, x[0], x[1], y[0], y[1]));
+  return to_rgb_image(draw_chaos_image(field, chaos_scale(o.indicator.indicator, o.field, static_cast<int>(o.escaped.size())), title, a, b, x[0], x[1], y[0], y[1]));
 }
 
 }  // namespace orrery

@@ -12,6 +12,7 @@
 #include "orrery/ensemble/ensemble_catalogue.hpp"
 #include "orrery/jobs/compute_fields.hpp"
 #include "orrery/jobs/ensemble_job.hpp"
+#include "orrery/jobs/section_indicator.hpp"
 
 namespace orrery {
 
@@ -187,6 +188,19 @@ std::vector<ParamField<J>> make_fields() {
                          "PNG of the crossings in the section's plane, a colour per trajectory "
                          "(default: none)",
                          &J::section_plot));
+  {
+    auto p = text_field("section-colour-by",
+                        "--section: colour the crossings by orbit, or by each orbit's indicator "
+                        "of chaos (computed as orrery chaos does, with the run's integrator, "
+                        "step and time; also written to the HDF5 file)",
+                        &J::section_colour);
+    p.kind = ParamKind::Choice;
+    p.choices = section_colourings();
+    p.set = [choices = p.choices](J& j, const ParamValue& v) {
+      j.section_colour = require_choice("section-colour-by", v, choices);
+    };
+    f.push_back(std::move(p));
+  }
   f.push_back(flag_field("overwrite",
                          "replace --out, --plot and --section-plot where they exist (without it they are refused)",
                          &J::overwrite));

@@ -76,6 +76,17 @@ void write_section(hid_t run, const EnsembleJobOutcome& outcome, const EnsembleR
   h5::write_attribute(g.id(), "crossings", r.crossings);
   h5::write_attribute(g.id(), "crossings_beyond_capacity", r.crossings_beyond);
   h5::write_attribute(g.id(), "trajectories_beyond_capacity", r.trajectories_beyond);
+  const SectionIndicator& ind = outcome.section_indicator;
+  if (ind.name.empty()) return;
+  // --section-colour-by: section/indicator [N], each orbit's value at the end of the run.
+  write_vector(g.id(), "indicator", ind.values);
+  h5::write_attribute(g.id(), "indicator_name", ind.name);
+  h5::write_attribute(g.id(), "indicator_every", ind.every);
+  h5::write_attribute(g.id(), "indicator_kernel", ind.info.kernel);
+  h5::write_attribute(g.id(), "indicator_seconds", ind.info.seconds);
+  if (ind.threshold) h5::write_attribute(g.id(), "indicator_threshold", *ind.threshold);
+  if (ind.chaotic_fraction)
+    h5::write_attribute(g.id(), "indicator_chaotic_fraction", *ind.chaotic_fraction);
 }
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include "orrery/jobs/compute_fields.hpp"
 #include "orrery/jobs/ensemble_plot.hpp"
 #include "orrery/jobs/ensemble_section.hpp"
+#include "orrery/jobs/section_indicator.hpp"
 #include "orrery/render/frame_image.hpp"
 
 namespace orrery {
@@ -221,6 +222,7 @@ void validate(const EnsembleJob& job) {
           (2.0 * 8.0 * info.state_words + (info.has_energy ? 4.0 * job.samples + 16.0 : 0.0) +
            (job.tolerance > 0 ? 2.0 * 9.0 : 0.0));
   const EnsembleSection section = ensemble_section_of(job, problem);
+  check_section_colouring(job, problem);
   // With a section, each run's K slots of D + 1 doubles and a count, twice (the file's copy).
   const double per_trajectory_section =
       section.word < 0 ? 0.0
@@ -304,6 +306,9 @@ EnsembleJobOutcome run_ensemble_job(const EnsembleJob& job, const EnsembleObserv
     if (outcome.section.word >= 0) summarise_section(r, outcome.section.capacity);
     outcome.runs.push_back(std::move(r));
   }
+
+  if (job.section_colour != "orbit")
+    outcome.section_indicator = section_indicator_of(job, outcome, options);
 
   if (!dist::writes()) return outcome;
   // The data first and the pictures last: a new picture always has its data beside it.

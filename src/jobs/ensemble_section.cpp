@@ -5,12 +5,15 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <numeric>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "orrery/core/error.hpp"
 #include "orrery/jobs/ensemble_file.hpp"
+#include "orrery/jobs/chaos_job.hpp"
+#include "orrery/render/chaos_image.hpp"
 #include "orrery/render/line_plot.hpp"
 
 namespace orrery {
@@ -106,9 +109,31 @@ RgbImage draw_ensemble_section(const EnsembleJob& job, const EnsembleJobOutcome&
   const std::array<int, 2> plane = section_plane(info, sec.word);
   const int row = info.state_words + 1;
   const auto K = static_cast<std::size_t>(sec.capacity);
+  // Coloured by an indicator: on the scale orrery chaos draws it in, the most chaotic orbits
+  // first, so that the regular orbits' curves stay visible where a chaotic orbit's dots pass
+  // close to them (a NaN, an orbit that went non-finite, first of all).
+  const SectionIndicator& ind = outcome.section_indicator;
+  const bool by_indicator = !ind.name.empty();
+  const ChaosIndicator indicator =
+      by_indicator ? chaos_indicator_info(ind.name).indicator : ChaosIndicator::megno;
+  const ChaosScale scale =
+      by_indicator ? chaos_scale(indicator, ind.values) : ChaosScale{};
+  std::vector<std::int64_t> order(static_cast<std::size_t>(outcome.starts.trajectories));
+  std::iota(order.begin(), order.end(), std::int64_t{0});
+  if (by_indicator) {
+    const double sign = chaotic_below(indicator) ? 1.0 : -1.0;
+    const auto key = [&](std::int64_t i) {
+      const double v = ind.values[static_cast<std::size_t>(i)];
+      return std::isnan(v) ? -INFINITY : sign * v;
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::int64_t a, std::int64_t b) { return key(a) < key(b); });
+  }
   std::vector<PlotSeries> series;
-  for (std::int64_t i = 0; i < outcome.starts.trajectories; ++i) {
-    PlotSeries s{"", {}, {}, trajectory_colour(i), true};
+  for (const std::int64_t i : order) {
+    const Rgb8 colour = by_indicator ? chaos_colour(scale, ind.values[static_cast<std::size_t>(i)])
+                                     : trajectory_colour(i);
+    PlotSeries s{"", {}, {}, colour, true};
     const auto kept = static_cast<std::size_t>(std::min<std::int64_t>(
         run.outcome.section_count[static_cast<std::size_t>(i)], sec.capacity));
     for (std::size_t c = 0; c < kept; ++c) {
@@ -123,10 +148,21 @@ RgbImage draw_ensemble_section(const EnsembleJob& job, const EnsembleJobOutcome&
     throw InputError(fmt::format("--section-plot: no trajectory crossed {}",
                                  describe_section(sec, info)));
   // Short enough to fit above the square: the counts are in the summary line and the file.
-  const PlotAxes axes{fmt::format("{}: {}, {}", job.problem, describe_section(sec, info),
-                                  ensemble_run_name(run)),
+  // Coloured by an indicator the run is fp64 (check_section_colouring): the integrator and the
+  // indicator's name take the place of the run's name.
+  const PlotAxes axes{by_indicator ? fmt::format("{}: {}, {}; {}", job.problem,
+                                                 describe_section(sec, info), run.integrator,
+                                                 scale.label)
+                                   : fmt::format("{}: {}, {}", job.problem,
+                                                 describe_section(sec, info),
+                                                 ensemble_run_name(run)),
                       word_name(info, plane[0]), word_name(info, plane[1]), false};
-  return to_rgb_image(draw_line_plot(axes, series, 1000, 1000));
+  constexpr int kSide = 1000;
+  const FrameImage plot = draw_line_plot(axes, series, kSide, kSide);
+  if (!by_indicator) return to_rgb_image(plot);
+  const auto rows = line_plot_frame_rows(kSide);
+  return to_rgb_image(with_chaos_bar(plot, scale, static_cast<int>(std::lround(rows[0])),
+                                     static_cast<int>(std::lround(rows[1]))));
 }
 
 }  // namespace orrery

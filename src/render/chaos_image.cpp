@@ -76,7 +76,68 @@ std::vector<AxisTick> bar_ticks(const ChaosScale& s) {
   return linear_ticks(s.low, s.high, 6);
 }
 
+void fill_bar(FrameImage& page, const ChaosScale& scale, int left, int top, int height) {
+  for (int y = 0; y < height; ++y) {
+    const std::uint32_t c = colour_at(scale, 1.0 - (y + 0.5) / height);
+    std::fill_n(page.pixels.begin() + static_cast<std::ptrdiff_t>((top + y) * page.width + left),
+                kBarWidth, c);
+  }
+}
+
+#if ORRERY_HAVE_CAIRO
+void text_at(cairo_t* cr, const std::string& s, double x, double y, double ax, double ay) {
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, s.c_str(), &e);
+  cairo_move_to(cr, x - ax * e.width - e.x_bearing, y - ay * e.height - e.y_bearing);
+  cairo_show_text(cr, s.c_str());
+}
+
+// The bar's frame, its ticks and their values to its right, and the scale's label under it
+// (the current font).
+void label_bar(cairo_t* cr, const ChaosScale& scale, int left, int top, int height) {
+  cairo_set_line_width(cr, 1.0);
+  cairo_rectangle(cr, left - 0.5, top - 0.5, kBarWidth + 1, height + 1);
+  cairo_stroke(cr);
+  for (const AxisTick& t : bar_ticks(scale)) {
+    const double y = top + (1.0 - bar_position(scale, t.value)) * height;
+    cairo_move_to(cr, left + kBarWidth, std::round(y) + 0.5);
+    cairo_line_to(cr, left + kBarWidth + 5, std::round(y) + 0.5);
+    cairo_stroke(cr);
+    text_at(cr, t.label, left + kBarWidth + 8, y, 0.0, 0.5);
+  }
+  text_at(cr, scale.label, left + kBarWidth / 2.0, top + height + 18, 0.5, 0.5);
+}
+#endif
+
 }  // namespace
+
+Rgb8 chaos_colour(const ChaosScale& scale, double v) {
+  const std::uint32_t c = std::isnan(v)                          ? kFailed
+                          : scale.kind == ChaosScaleKind::exits ? exit_colour(v)
+                                                                : colour_at(scale, bar_position(scale, v));
+  return {static_cast<std::uint8_t>(c >> 16), static_cast<std::uint8_t>(c >> 8),
+          static_cast<std::uint8_t>(c)};
+}
+
+FrameImage with_chaos_bar(const FrameImage& plot, const ChaosScale& scale, int top, int bottom) {
+  const int width = plot.width + kBarWidth + kBarLabels, height = bottom - top;
+  FrameImage page(width, plot.height, pack_rgb(255, 255, 255));
+  for (int row = 0; row < plot.height; ++row)
+    std::copy_n(plot.pixels.begin() + static_cast<std::ptrdiff_t>(row) * plot.width, plot.width,
+                page.pixels.begin() + static_cast<std::ptrdiff_t>(row) * width);
+  fill_bar(page, scale, plot.width, top, height);
+  draw_with_cairo(page, [&](_cairo* cr) {
+#if ORRERY_HAVE_CAIRO
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, 13);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    label_bar(cr, scale, plot.width, top, height);
+#else
+    (void)cr;
+#endif
+  });
+  return page;
+}
 
 FrameImage draw_chaos_image(const ChaosField& field, const ChaosScale& scale,
                             const std::string& title, const std::string& x_label,
@@ -102,52 +163,34 @@ FrameImage draw_chaos_image(const ChaosField& field, const ChaosScale& scale,
                     zoom, c);
     }
   const int bar_left = kMargin + pw + kBarGap;
-  for (int y = 0; y < ph; ++y) {
-    const std::uint32_t c = colour_at(scale, 1.0 - (y + 0.5) / ph);
-    std::fill_n(page.pixels.begin() + static_cast<std::ptrdiff_t>((kTitle + y) * width + bar_left),
-                kBarWidth, c);
-  }
+  fill_bar(page, scale, bar_left, kTitle, ph);
   draw_with_cairo(page, [&](_cairo* cr) {
 #if ORRERY_HAVE_CAIRO
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    const auto text = [&](const std::string& s, double x, double y, double ax, double ay) {
-      cairo_text_extents_t e;
-      cairo_text_extents(cr, s.c_str(), &e);
-      cairo_move_to(cr, x - ax * e.width - e.x_bearing, y - ay * e.height - e.y_bearing);
-      cairo_show_text(cr, s.c_str());
-    };
     cairo_set_source_rgb(cr, 0, 0, 0);
     cairo_set_font_size(cr, 15);
-    text(title, width / 2.0, kTitle / 2.0, 0.5, 0.5);
+    text_at(cr, title, width / 2.0, kTitle / 2.0, 0.5, 0.5);
     cairo_set_font_size(cr, 13);
     cairo_set_line_width(cr, 1.0);
     cairo_rectangle(cr, kMargin - 0.5, kTitle - 0.5, pw + 1, ph + 1);
-    cairo_rectangle(cr, bar_left - 0.5, kTitle - 0.5, kBarWidth + 1, ph + 1);
     cairo_stroke(cr);
-    for (const AxisTick& t : bar_ticks(scale)) {
-      const double y = kTitle + (1.0 - bar_position(scale, t.value)) * ph;
-      cairo_move_to(cr, bar_left + kBarWidth, std::round(y) + 0.5);
-      cairo_line_to(cr, bar_left + kBarWidth + 5, std::round(y) + 0.5);
-      cairo_stroke(cr);
-      text(t.label, bar_left + kBarWidth + 8, y, 0.0, 0.5);
-    }
-    text(scale.label, bar_left + kBarWidth / 2.0, kTitle + ph + 18, 0.5, 0.5);
+    label_bar(cr, scale, bar_left, kTitle, ph);
     for (const AxisTick& t : linear_ticks(x0, x1, 5)) {
       const double x = kMargin + (t.value - x0) / (x1 - x0) * pw;
       cairo_move_to(cr, std::round(x) + 0.5, kTitle + ph);
       cairo_line_to(cr, std::round(x) + 0.5, kTitle + ph + 5);
       cairo_stroke(cr);
-      text(t.label, x, kTitle + ph + 16, 0.5, 0.5);
+      text_at(cr, t.label, x, kTitle + ph + 16, 0.5, 0.5);
     }
     for (const AxisTick& t : linear_ticks(y0, y1, 5)) {
       const double y = kTitle + (1.0 - (t.value - y0) / (y1 - y0)) * ph;
       cairo_move_to(cr, kMargin - 5, std::round(y) + 0.5);
       cairo_line_to(cr, kMargin, std::round(y) + 0.5);
       cairo_stroke(cr);
-      text(t.label, kMargin - 8, y, 1.0, 0.5);
+      text_at(cr, t.label, kMargin - 8, y, 1.0, 0.5);
     }
-    text(x_label, kMargin + pw / 2.0, kTitle + ph + 40, 0.5, 0.5);
-    text(y_label, 12, kTitle + ph / 2.0, 0.5, 0.5);
+    text_at(cr, x_label, kMargin + pw / 2.0, kTitle + ph + 40, 0.5, 0.5);
+    text_at(cr, y_label, 12, kTitle + ph / 2.0, 0.5, 0.5);
 #else
     (void)cr;
 #endif

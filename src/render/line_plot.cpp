@@ -42,6 +42,11 @@ void text_at(cairo_t* cr, const std::string& s, double x, double y, double align
 
 }  // namespace
 
+std::array<double, 2> line_plot_frame_rows(int height) {
+  const double font = kFont * height;
+  return {2.0 * kTitleFont * height + 0.6 * font, height - 3.2 * font};
+}
+
 FrameImage draw_line_plot(const PlotAxes& axes, const std::vector<PlotSeries>& series, int width,
                           int height) {
   double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
@@ -99,9 +104,8 @@ FrameImage draw_line_plot(const PlotAxes& axes, const std::vector<PlotSeries>& s
       }
     }
     const double legend_rows = static_cast<double>(rows.size());
-    const double top = 2.0 * kTitleFont * height + (legend ? (0.6 + 1.2 * legend_rows) * font
-                                                           : 0.6 * font);
-    const double bottom = height - 3.2 * font;
+    const double top = line_plot_frame_rows(height)[0] + (legend ? 1.2 * legend_rows * font : 0.0);
+    const double bottom = line_plot_frame_rows(height)[1];
     auto px = [&](double x) { return left + (x - x0) / (x1 - x0) * (right - left); };
     auto py = [&](double y) {
       const double f = axes.log_y ? (std::log10(y) - std::log10(y0)) / (std::log10(y1) - std::log10(y0))

@@ -2,14 +2,18 @@
 // `orrery section` as a user runs it: the Hénon–Heiles surface of section x = 0, px > 0 at
 // E = 1/8 — every crossing on the plane to 10⁻¹² and at the orbit's energy to the integrator's
 // error, the same crossings, bit for bit, as `orrery ensemble --section` (it is an alias of that
-// job), its picture beside the file — and its own flags' refusals named as its flags.
+// job), its picture beside the file; coloured by an indicator, each orbit's value `orrery chaos`
+// gives for its start (a regular and a chaotic orbit told apart) — and its own flags' refusals
+// named as its flags.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include "orrery/io/hdf5_file.hpp"
+#include "orrery/io/png_file.hpp"
 #include "orrery/physics/henon_heiles.hpp"
 #include "orrery/render/frame_image.hpp"
 #include "run_cli.hpp"
@@ -96,6 +100,91 @@ TEST(SectionCli, ItsOwnFlagsAreRefusedByTheirNames) {
   EXPECT_NE(w.status, 0);
   EXPECT_NE(w.err.find("--section"), std::string::npos) << w.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "s.h5"));
+}
+
+TEST(SectionCli, ColouredByAnIndicatorEachOrbitHasTheValueOrreryChaosGives) {
+  test::TempDir dir;
+  // A start in the central island of E = 1/8 and the literature's chaotic orbit (the starts of
+  // ChaosCli.ChosenStartsFromAFileGiveTheirIndicators).
+  std::ofstream(dir / "starts.csv") << "x,y,px,py\n0,0.15,0.47932,0\n0,-0.25,0.42081,0\n";
+  const std::vector<std::string> run{"--problem", "henon-heiles", "--starts", "starts.csv",
+                                     "--integrator", "yoshida4", "--dt", "0.01", "--t-end",
+                                     "1000", "--max-crossings", "400", "--backend", "cpu"};
+  std::vector<std::string> args{"section", "--colour-by", "sali", "--out", "s.h5"};
+  args.insert(args.end(), run.begin(), run.end());
+  if (can_draw_text()) args.insert(args.end(), {"--plot", "s.png"});
+  const auto r = run_cli(args, dir.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("chaotic (sali < 1e-08): 50.0% of 2 orbits"), std::string::npos) << r.out;
+  h5::Handle file = h5::open_file((dir / "s.h5").string());
+  h5::Handle g = h5::open_group(file.id(), "runs/yoshida4-fp64/section");
+  EXPECT_EQ(h5::read_attribute(g.id(), "indicator_name").text, "sali");
+  const auto sali = h5::read_dataset<double>(g.id(), "indicator");
+  ASSERT_EQ(sali.size(), 2u);
+  // A regular orbit's SALI oscillates about a positive value, a chaotic one's falls like
+  // e^{−(λ₁−λ₂)t} below the literature's threshold 10⁻⁸ (Skokos 2001): λ₁ ≈ 0.05 over t = 1000.
+  EXPECT_GT(sali[0], 1e-4) << "regular";
+  EXPECT_LT(sali[1], 1e-8) << "chaotic";
+
+  // The same values, bit for bit, as orrery chaos over the same starts with the same step.
+  std::vector<std::string> chaos{"chaos", "--indicator", "sali", "--data", "c.h5"};
+  chaos.insert(chaos.end(), run.begin(), run.end() - 4);  // less --max-crossings
+  chaos.insert(chaos.end(), {"--backend", "cpu"});
+  ASSERT_EQ(run_cli(chaos, dir.path()).status, 0);
+  h5::Handle c = h5::open_file((dir / "c.h5").string());
+  EXPECT_EQ(h5::read_dataset<double>(c.id(), "indicator"), sali);
+
+  // MEGNO through orrery ensemble's flag: ⟨Y⟩ near 2 on the torus, λt/2 ≫ 2 on the chaotic orbit.
+  std::vector<std::string> ensemble{"ensemble", "--section", "x=0", "--section-colour-by",
+                                    "megno", "--out", "e.h5"};
+  ensemble.insert(ensemble.end(), run.begin(), run.end());
+  ASSERT_EQ(run_cli(ensemble, dir.path()).status, 0);
+  h5::Handle e = h5::open_file((dir / "e.h5").string());
+  h5::Handle eg = h5::open_group(e.id(), "runs/yoshida4-fp64/section");
+  const auto megno = h5::read_dataset<double>(eg.id(), "indicator");
+  constexpr double kMegnoRegularAt1000 = 0.3;  // ⟨Y⟩ = 2 − O(1/t) oscillations at t = 1000
+  EXPECT_NEAR(megno.at(0), 2.0, kMegnoRegularAt1000);
+  EXPECT_GT(megno.at(1), 8.0);
+
+  if (!can_draw_text()) return;
+  // The plot widened by the colour bar; both orbits' colours on SALI's scale in it: the regular
+  // orbit's (SALI ~ 0.1: bright) and the chaotic one's (near black).
+  const RgbImage picture = read_png(dir / "s.png");
+  EXPECT_GT(picture.width, 1000);
+  std::size_t dark = 0, bright = 0;
+  constexpr int kPlotWidth = 1000;  // left of the bar, whose colours are not the orbits'
+  for (int row = 0; row < picture.height; ++row)
+    for (int col = 0; col < kPlotWidth; ++col) {
+      const Rgb8 p = picture.at(col, row);
+      const bool grey = p.r == p.g && p.g == p.b;  // text, frame, grid
+      dark += !grey && p.r + p.g + p.b < 150;
+      bright += !grey && p.r > 200 && p.b < 150;
+    }
+  EXPECT_GT(dark, 200u);
+  EXPECT_GT(bright, 200u);
+}
+
+TEST(SectionCli, AnIndicatorTheChaosLanesCannotComputeIsRefusedBeforeWork) {
+  test::TempDir dir;
+  const auto bad = run_cli({"section", "--colour-by", "gali", "--out", "s.h5"}, dir.path());
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.err.find("--colour-by"), std::string::npos) << bad.err;
+  const auto adaptive = run_cli({"section", "--colour-by", "sali", "--integrator", "dopri5",
+                                 "--tolerance", "1e-9", "--out", "s.h5"},
+                                dir.path());
+  EXPECT_NE(adaptive.status, 0);
+  EXPECT_NE(adaptive.err.find("--colour-by"), std::string::npos) << adaptive.err;
+  const auto fp32 = run_cli({"section", "--colour-by", "megno", "--precision", "fp32", "--out",
+                             "s.h5"},
+                            dir.path());
+  EXPECT_NE(fp32.status, 0);
+  EXPECT_NE(fp32.err.find("fp64"), std::string::npos) << fp32.err;
+  const auto none = run_cli({"ensemble", "--section-colour-by", "sali", "--out", "e.h5"},
+                            dir.path());
+  EXPECT_NE(none.status, 0);
+  EXPECT_NE(none.err.find("--section-colour-by"), std::string::npos) << none.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "s.h5"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "e.h5"));
 }
 
 }  // namespace

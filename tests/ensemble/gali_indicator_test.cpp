@@ -9,7 +9,9 @@
 // bits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "orrery/ensemble/chaos/chaos_catalogue.hpp"
@@ -132,6 +134,35 @@ TEST(GaliIndicator, ChaoticOrbitGaliFallsAtTheRatesOfTheSpectrum) {
     // ~10–30 e-foldings fitted; the neighbouring laws are 1/2 and 2 times these.
     constexpr double kRateSlack = 0.15;
     EXPECT_NEAR(-gali_slope(t_of[k], l_of[k]) / (rate * lambda), 1.0, kRateSlack) << "GALI_" << k;
+  }
+}
+
+TEST(GaliIndicator, PublishedHenonHeilesOrbitsAreToldApartAsChaosToolsTellsThem) {
+  // The three Hénon–Heiles orbits of ChaosTools' GALI tests (JuliaDynamics/ChaosTools.jl,
+  // test/chaosdetection/gali_tests.jl, "Henon-Helies"; the chaotic one is this file's
+  // kGaliChaotic), labelled there a stable periodic orbit (a 1D torus), a quasi-periodic one (a
+  // 2D torus) and a chaotic one. What ChaosTools asserts of them with k = 2 and 4 and t = 1000,
+  // its GALI threshold 10⁻¹²: the regular orbits' GALI_k stay above it to t = 1000, the chaotic
+  // orbit's falls to it before t = 1000. (Measured: the least GALI_2 0.028 and 0.28, GALI_4
+  // 2·10⁻⁶ and 5·10⁻⁹; the chaotic orbit's GALI_2 reaches 10⁻¹² at t = 542, GALI_4 at t = 107.)
+  const std::vector<double> stable_periodic{0.0, 0.295456, 0.407308431, 0.0};
+  const std::vector<double> quasi_periodic{0.0, 0.483000, 0.278980390, 0.0};
+  constexpr double kChaosToolsThreshold = 1e-12, kEnd = 1000;
+  constexpr int kSamples = 1000;  // every time unit, as ChaosTools' dt = 1
+  const auto least = [&](const std::vector<double>& start, int k) {
+    const ChaosOutcome o = gali_run(start, ChaosKernel::gali, kEnd, kSamples);
+    double m = INFINITY, first_below = INFINITY;
+    for (int s = 0; s < kSamples; ++s) {
+      m = std::min(m, gali_at(o, s, k));
+      if (gali_at(o, s, k) <= kChaosToolsThreshold && std::isinf(first_below))
+        first_below = o.sample_time[static_cast<std::size_t>(s)];
+    }
+    return std::pair{m, first_below};
+  };
+  for (const int k : {2, 4}) {
+    EXPECT_GT(least(stable_periodic, k).first, kChaosToolsThreshold) << "GALI_" << k;
+    EXPECT_GT(least(quasi_periodic, k).first, kChaosToolsThreshold) << "GALI_" << k;
+    EXPECT_LT(least(kGaliChaotic, k).second, kEnd) << "GALI_" << k;
   }
 }
 

@@ -9,11 +9,13 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "orrery/ensemble/chaos/chaos_run.hpp"
 #include "orrery/jobs/ensemble_job.hpp"
+#include "orrery/render/chaos_image.hpp"
 #include "orrery/render/rgb_image.hpp"
 
 namespace orrery {
@@ -82,5 +84,10 @@ ChaosJobOutcome run_chaos_job(const ChaosJob& job,
 std::string encode_chaos_file(const std::string& name, const ChaosJob& job,
                               const ChaosJobOutcome& outcome);
 RgbImage draw_chaos_picture(const ChaosJob& job, const ChaosJobOutcome& outcome);
+
+// The colour scale the picture draws an indicator's values `field` in (jobs/chaos_picture.cpp):
+// fixed ends for MEGNO, SALI and GALI, the values' own range for the others; `exits` the exits
+// of an escape basin.
+ChaosScale chaos_scale(ChaosIndicator indicator, std::span<const double> field, int exits = 0);
 
 }  // namespace orrery

@@ -61,6 +61,10 @@ struct EnsembleJob {
   std::string section_direction = "up";
   std::int64_t max_crossings = 256;
   std::string section_plot;
+  // What the section's picture colours its crossings by: "orbit" (a colour each), or an
+  // indicator of chaos of each orbit (sali, megno, lyapunov, fli; section_indicator.hpp), which
+  // the HDF5 file then holds too.
+  std::string section_colour = "orbit";
   bool overwrite = false;
   std::string config;
   bool quiet = false;
@@ -128,11 +132,22 @@ struct EnsembleRunResult {
   std::int64_t crossings = 0, crossings_beyond = 0, trajectories_beyond = 0;
 };
 
+// --section-colour-by an indicator: the value of each trajectory at the end of the run, from a
+// run of the chaos lanes over the same starts (jobs/section_indicator.hpp).
+struct SectionIndicator {
+  std::string name;            // the indicator; "": the crossings are coloured by orbit
+  std::vector<double> values;  // per trajectory
+  std::int64_t every = 0;      // steps between renormalisations of the deviation vectors
+  std::optional<double> threshold, chaotic_fraction;  // as orrery chaos reports them
+  EnsembleRunInfo info;
+};
+
 struct EnsembleJobOutcome {
   EnsembleStartSet starts;
   EnsembleSection section;  // word < 0: none
   std::int64_t steps = 0;
   std::vector<EnsembleRunResult> runs;
+  SectionIndicator section_indicator;
 };
 
 struct EnsembleObserver {

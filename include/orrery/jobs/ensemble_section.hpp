@@ -30,7 +30,8 @@ std::array<int, 2> section_plane(const EnsembleProblemInfo& info, int word);
 void summarise_section(EnsembleRunResult& r, int capacity);
 
 // The crossings of the first run (with several, the title names it) in the section's plane,
-// each trajectory its own colour.
+// each trajectory its own colour, or with --section-colour-by an indicator the colour of its
+// value on orrery chaos's scale, with the scale's bar beside the plot.
 RgbImage draw_ensemble_section(const EnsembleJob& job, const EnsembleJobOutcome& outcome);
 
 }  // namespace orrery

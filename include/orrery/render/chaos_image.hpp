@@ -31,6 +31,13 @@ struct ChaosField {
   std::span<const unsigned char> present;  // 1 where a trajectory started
 };
 
+// The colour of value v on the scale's bar (a NaN black, as in the picture).
+Rgb8 chaos_colour(const ChaosScale& scale, double v);
+
+// `plot` widened by the scale's colour bar, drawn to its right from row `top` to row `bottom`
+// (a picture of another kind coloured by an indicator: the Poincaré section's orbits).
+FrameImage with_chaos_bar(const FrameImage& plot, const ChaosScale& scale, int top, int bottom);
+
 // `title` is drawn above the picture; `x_label`, `y_label` name the plane's axes, whose ranges
 // are [x0, x1] × [y0, y1].
 FrameImage draw_chaos_image(const ChaosField& field, const ChaosScale& scale,

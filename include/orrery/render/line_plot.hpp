@@ -5,6 +5,7 @@
 // y <= 0 break a line there). Drawn with Cairo on a white page.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ struct PlotAxes {
   std::string title, x_label, y_label;
   bool log_y = false;
 };
+
+// The rows of the frame's top and bottom on a page `height` pixels high whose series have no
+// labels (no legend above the frame).
+std::array<double, 2> line_plot_frame_rows(int height);
 
 // InputError when no series has a point to draw.
 FrameImage draw_line_plot(const PlotAxes& axes, const std::vector<PlotSeries>& series,
