@@ -60,7 +60,7 @@ double gali_slope(const std::vector<double>& xs, const std::vector<double>& ys) 
 std::vector<double> gali_on_section(double y) {
   return {0.0, y, std::sqrt(2 * (0.125 - (y * y / 2 - y * y * y / 3))), 0.0};
 }
-// Skokos & Gerlach's orbit C (chaos_indicators_test.cpp: λ₁ ≈ 0.05).
+// ChaosTools' chaotic orbit of its GALI tests (chaos_indicators_test.cpp: λ₁ ≈ 0.055).
 const std::vector<double> kGaliChaotic{0.0, -0.25, 0.42081, 0.0};
 // A torus of the large island about the stable periodic orbit (MEGNO → 2 there, checked below).
 const std::vector<double> kGaliRegular = gali_on_section(0.1);
