@@ -17,6 +17,11 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                                     std::span<const PixelIndex> pixels,
                                     const MapRunOptions& options) {
   const CpuKernel& kernel = choose_kernel<CpuKernel>(cpu_kernels(), options.cpu_kernel);
+  // Double-double is compiled for the vector instruction sets only (twin_lanes.cpp).
+  if (options.precision == Precision::dd && kernel.name == "generic")
+    throw ParameterError("precision", to_string(options.precision),
+                         "fp64, fp32 or mixed on the generic kernel: double-double needs AVX2 "
+                         "or AVX-512 (--cpu-kernel)");
   const std::size_t n = pixels.empty() ? static_cast<std::size_t>(setup.width) * setup.height
                                         : pixels.size();
   // No more threads than the CPUs this process may use, nor than there are tiles of pixels.

@@ -158,8 +158,12 @@ void run_lanes(const DivergenceSetup& s, TwinTaskSource& src) {
 
 template <int I>
 void run_twin_lanes(const DivergenceSetup& s, Precision p, TwinTaskSource& src) {
-  // Double-double is the CPU's alone (the deep zoom); the other modes are every backend's.
+  // Double-double is the CPU's alone (the deep zoom), and only its vector kernels' (AVX2 and
+  // AVX-512; divergence_map_cpu.cpp refuses it on generic): its code is twice the others' to
+  // compile. The other modes are every backend's.
+#if defined(__AVX2__)
   if (p == Precision::dd) return run_lanes<I, Precision::dd>(s, src);
+#endif
   visit_map_kernel(p, s.body, [&]<Precision P, int>() { run_lanes<I, P>(s, src); });
 }
 
