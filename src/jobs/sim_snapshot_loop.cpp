@@ -120,10 +120,11 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore* store, const Diagnostics& i
                     signal != 0 || stop_on_drift);
     if (s % cadence.checkpoint_every == 0 || at_end || stopping) checkpoint();
     if (stop_on_drift && !at_end)
-      stop_together(RunError(fmt::format("stopped by --stop-on-drift at step {} (t = {}) after a "
-                                 "checkpoint: the relative energy drift reached {:.3g}, past "
-                                 "--max-drift {:g} (--resume continues)",
-                                 warning.step, warning.time, warning.drift, cadence.max_drift)));
+      stop_together(RunError(fmt::format("stopped by --stop-on-drift at step {} (t = {}) after "
+                                         "a checkpoint: the relative energy drift reached {:.3g}, "
+                                         "past --max-drift {:g} (--resume continues)",
+                                         warning.step, warning.time, warning.drift,
+                                         cadence.max_drift)));
     if (observer.progress) {
       SimProgress p;
       p.steps_done = s - start_steps;

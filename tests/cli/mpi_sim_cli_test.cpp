@@ -137,7 +137,7 @@ TEST(MpiSimCli, RunKilledUnderTwoRanksResumesUnderOneAndFourAsOneProcessRunsIt) 
   if (const std::string why = test::mpi_missing(); !why.empty()) GTEST_SKIP() << why;
   test::TempDir dir;
   auto args = plummer_run("leapfrog", "fp64", "64", "6");
-  args.insert(args.end(), {"--checkpoint-every", "5"});
+  args.insert(args.end() - 2, {"--checkpoint-every", "5"});  // before --out, the last
   const auto with_out = [&](const std::string& out, bool resume) {
     auto a = args;
     a.back() = out;
