@@ -9,6 +9,7 @@
 #include "cli_params.hpp"
 #include "command.hpp"
 #include "orrery/core/error.hpp"
+#include "orrery/dist/communicator.hpp"
 #include "orrery/nbody/engines.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/io/config_file.hpp"
@@ -119,6 +120,11 @@ class SimCommand final : public Command {
       progress.finish();
       std::fputs(fmt::format("orrery sim: warning: {}\n", text).c_str(), stderr);
     };
+    observer.note = [&](const std::string& text) {
+      if (quiet_) return;
+      progress.finish();
+      std::fputs(fmt::format("orrery sim: note: {}\n", text).c_str(), stderr);
+    };
     StopSignals stop_signals;
     observer.stop_signal = &StopSignals::received;
     SimOutcome outcome;
@@ -128,6 +134,8 @@ class SimCommand final : public Command {
       scene_options_.rethrow_as_flag(e);
     }
     progress.finish();
+    // Over the ranks of mpirun, rank 0 alone speaks.
+    if (!dist::writes()) return outcome.signal != 0 ? 128 + outcome.signal : 0;
     if (outcome.signal != 0) {
       std::fputs(fmt::format("orrery sim: stopped by {} at t = {} after a checkpoint; --resume "
                              "--out {} continues\n",

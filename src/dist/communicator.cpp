@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -109,6 +110,17 @@ int least_over_ranks(int value) { return several() ? g_calls->least_over_ranks(v
 
 std::int64_t sum_over_ranks(std::int64_t value) {
   return several() ? g_calls->sum_over_ranks(value) : value;
+}
+
+double max_over_ranks(double value) { return several() ? g_calls->max_over_ranks(value) : value; }
+
+void all_gather_bytes(std::span<const std::byte> mine, std::span<std::byte> all,
+                      std::span<const std::int64_t> counts, std::size_t unit) {
+  if (several()) {
+    g_calls->all_gather(mine, all, counts, unit);
+    return;
+  }
+  std::copy(mine.begin(), mine.end(), all.begin());
 }
 
 bool alike_on_every_rank(std::uint64_t value) {

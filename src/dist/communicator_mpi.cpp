@@ -112,10 +112,36 @@ std::int64_t sum_over_ranks(std::int64_t value) {
   return sum;
 }
 
+double max_over_ranks(double value) {
+  double most = value;
+  MPI_Allreduce(&value, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return most;
+}
+
+// Counts and displacements in units of `unit` bytes (one value of the caller's type), so that an
+// int count reaches 2³¹ values rather than 2³¹ bytes.
+void all_gather(std::span<const std::byte> mine, std::span<std::byte> all,
+                std::span<const std::int64_t> counts, std::size_t unit) {
+  MPI_Datatype value;
+  MPI_Type_contiguous(as_count(unit), MPI_BYTE, &value);
+  MPI_Type_commit(&value);
+  std::vector<int> count(counts.size()), at(counts.size());
+  std::int64_t offset = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    count[r] = static_cast<int>(counts[r]);
+    at[r] = static_cast<int>(offset);
+    offset += counts[r];
+  }
+  MPI_Allgatherv(mine.data(), as_count(mine.size() / unit), value, all.data(), count.data(),
+                 at.data(), value, MPI_COMM_WORLD);
+  MPI_Type_free(&value);
+}
+
 void abort_all(int status) { MPI_Abort(MPI_COMM_WORLD, status); }
 
-const MpiCalls kCalls = {kMpiCallsVersion, library, start, finish, gather_to_root,
-                         broadcast_from_root, least_over_ranks, sum_over_ranks, abort_all};
+const MpiCalls kCalls = {kMpiCallsVersion,   library,           start,          finish,
+                         gather_to_root,     broadcast_from_root, least_over_ranks, sum_over_ranks,
+                         max_over_ranks,     all_gather,        abort_all};
 
 }  // namespace
 

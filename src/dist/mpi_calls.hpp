@@ -16,7 +16,7 @@
 namespace orrery::dist {
 
 // Changed with MpiCalls: a plugin of another build is refused rather than called wrongly.
-inline constexpr int kMpiCallsVersion = 1;
+inline constexpr int kMpiCallsVersion = 2;
 inline constexpr const char* kMpiPluginName = "liborrery_mpi.so";
 inline constexpr const char* kMpiPluginEntry = "orrery_mpi_calls";
 
@@ -31,6 +31,9 @@ struct MpiCalls {
   void (*broadcast_from_root)(std::vector<std::byte>& bytes);
   int (*least_over_ranks)(int value);
   std::int64_t (*sum_over_ranks)(std::int64_t value);
+  double (*max_over_ranks)(double value);
+  void (*all_gather)(std::span<const std::byte> mine, std::span<std::byte> all,
+                     std::span<const std::int64_t> counts, std::size_t unit);
   void (*abort_all)(int status);  // MPI_Abort: does not return
 };
 

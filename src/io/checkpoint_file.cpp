@@ -78,6 +78,7 @@ std::int64_t checksum(const Checkpoint<Real>& c) {
   crc.value("drift_warning.step", c.drift_warning.step);
   crc.value("drift_warning.drift", c.drift_warning.drift);
   if (c.run_crc32 >= 0) crc.value("run_crc32", c.run_crc32);  // absent from older checkpoints
+  if (c.ranks > 0) crc.value("ranks", c.ranks);  // absent where one process wrote it
   // In name order, as the file lists them.
   auto arrays = c.stepper.arrays();
   std::sort(arrays.begin(), arrays.end(), [](auto& a, auto& b) { return a.name < b.name; });
@@ -171,6 +172,7 @@ void write_checkpoint_file(const std::filesystem::path& path, const Checkpoint<R
         write_exact(scalars.id(), x.name, std::vector<Real>{x.value});
     }
     if (c.run_crc32 >= 0) h5::write_attribute(root, "run_crc32", c.run_crc32);
+    if (c.ranks > 0) h5::write_attribute(root, "ranks", c.ranks);
     h5::write_attribute(root, "crc32", checksum(c));
     image = h5::file_image(root);
   }
@@ -214,6 +216,7 @@ Checkpoint<Real> read_checkpoint_file(const std::filesystem::path& path) {
       c.stepper.set_scalar(name, value[0]);
     }
     if (h5::has_attribute(root, "run_crc32")) c.run_crc32 = integer_at(root, "run_crc32");
+    if (h5::has_attribute(root, "ranks")) c.ranks = integer_at(root, "ranks");
     stored_crc = integer_at(root, "crc32");
   } catch (const std::exception& e) {
     throw InputError(fmt::format("'{}' cannot be read ({})", path.string(), e.what()));

@@ -34,15 +34,20 @@ struct SimCadence {
 
 
 
+// The ranks that write a checkpoint now, as it records them (0: one process).
+std::int64_t ranks_of_job();
+
 // With --resume, each scene parameter given must equal the run's own (ParameterError naming it).
 void check_resumed_scene_settings(hid_t root, const SimJob& job);
 
 
 // Steps `sim` to cadence.t_end, writing snapshots and checkpoints as `cadence` says, and stops
-// early, after a checkpoint, when observer.stop_signal says so. `warning` is the energy drift
+// early, after a checkpoint, when observer.stop_signal says so. Over the ranks of an MPI job every
+// rank runs it (a Simulation sharing its bodies: nbody/body_share.hpp) and rank 0 alone has a
+// `store` (null on the others) and writes. `warning` is the energy drift
 // warning raised before (none for a new run). Instantiated for float, double and float128.
 template <class Real>
-SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& initial,
+SimOutcome run_loop(Simulation<Real>& sim, RunStore* store, const Diagnostics& initial,
                     std::int64_t next_snapshot, const SimCadence& cadence, DriftWarning warning,
                     const SimObserver& observer);
 

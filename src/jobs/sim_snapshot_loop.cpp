@@ -12,6 +12,8 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
 #include "orrery/core/seconds_since.hpp"
+#include "orrery/dist/check_on_every_rank.hpp"
+#include "orrery/dist/communicator.hpp"
 #include "orrery/nbody/step_schedule.hpp"
 
 namespace orrery {
@@ -31,10 +33,23 @@ std::string drift_text(const DriftWarning& w, double limit) {
                      w.drift, w.step, w.time, limit);
 }
 
+// Ends the run with `error`. Over ranks every rank meets it at the same step (the state and the
+// diagnostics are agreed): rank 0 says it and the others end quietly (dist/check_on_every_rank).
+[[noreturn]] void stop_together(const RunError& error) {
+  dist::check_on_every_rank([&] { throw error; });
+  throw error;  // not reached: the check throws on every rank
+}
+
+int agreed_signal(int signal) {
+  return dist::distributed() ? -dist::least_over_ranks(-signal) : signal;
+}
+
 }  // namespace
 
+std::int64_t ranks_of_job() { return dist::distributed() ? dist::layout().size : 0; }
+
 template <class Real>
-SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& initial,
+SimOutcome run_loop(Simulation<Real>& sim, RunStore* store, const Diagnostics& initial,
                     std::int64_t next_snapshot, const SimCadence& cadence, DriftWarning warning,
                     const SimObserver& observer) {
   StepSchedule schedule = StepSchedule::to(cadence.t_end, sim.clock());
@@ -58,18 +73,20 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& i
       drift_passed = true;
       if (observer.warning) observer.warning(drift_text(warning, cadence.max_drift));
     }
-    writer.post([&store, index = next_snapshot, p = sim.particles(), clock = sim.clock(), now,
-                 drift, t_end = cadence.t_end, warning] {
-      store.write_snapshot(index, p, clock, now, drift, t_end, warning);
-    });
+    Particles<Real> whole = sim.particles();  // over ranks: gathered to rank 0, which writes
+    if (store)
+      writer.post([store, index = next_snapshot, p = std::move(whole), clock = sim.clock(), now,
+                   drift, t_end = cadence.t_end, warning] {
+        store->write_snapshot(index, p, clock, now, drift, t_end, warning);
+      });
     if (observer.snapshot) observer.snapshot(next_snapshot, now, drift);
     ++next_snapshot;
   };
   auto checkpoint = [&]() {
-    writer.post([&store, c = Checkpoint<Real>{sim.particles(), sim.clock(), sim.stepper_state(),
-                                              next_snapshot, settings, warning}] {
-      store.write_checkpoint(c);
-    });
+    Checkpoint<Real> c{sim.particles(), sim.clock(), sim.stepper_state(), next_snapshot,
+                       settings, warning};
+    c.ranks = ranks_of_job();
+    if (store) writer.post([store, c = std::move(c)] { store->write_checkpoint(c); });
   };
 
   SimOutcome outcome;
@@ -83,27 +100,31 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& i
     if (auto bad = sim.first_nonfinite()) {
       writer.drain();  // what was good is on disk before the run names it
       std::string last = "none";
-      const auto kept = store.snapshots();
-      if (!kept.empty()) last = snapshot_path(store.folder(), kept.back()).string();
-      throw RunError(fmt::format("{}; stopped, the last good snapshot is {}",
-                                 where_nonfinite(*bad, sim.clock()), last));
+      if (store)
+        if (const auto kept = store->snapshots(); !kept.empty())
+          last = snapshot_path(store->folder(), kept.back()).string();
+      stop_together(RunError(fmt::format("{}; stopped, the last good snapshot is {}",
+                                         where_nonfinite(*bad, sim.clock()), last)));
     }
     const std::int64_t s = sim.clock().steps;
     ++outcome.steps;
     const bool at_end = schedule.finished(sim.clock());
     drift_passed = false;
     if ((cadence.every > 0 && s % cadence.every == 0) || move.lands || at_end) snapshot();
-    const int signal = observer.stop_signal ? observer.stop_signal() : 0;
+    // Over ranks, the ranks stop at the same step: where any got a signal (each gets it at its
+    // own moment).
+    const int signal = agreed_signal(observer.stop_signal ? observer.stop_signal() : 0);
     const bool stop_on_drift = drift_passed && cadence.stop_on_drift;
     const bool stopping =
         !at_end && ((cadence.stop_after > 0 && outcome.steps >= cadence.stop_after) ||
                     signal != 0 || stop_on_drift);
     if (s % cadence.checkpoint_every == 0 || at_end || stopping) checkpoint();
     if (stop_on_drift && !at_end)
-      throw RunError(fmt::format("stopped by --stop-on-drift at step {} (t = {}) after a "
-                                 "checkpoint: the relative energy drift reached {:.3g}, past "
-                                 "--max-drift {:g} (--resume continues)",
-                                 warning.step, warning.time, warning.drift, cadence.max_drift));
+      stop_together(RunError(fmt::format("stopped by --stop-on-drift at step {} (t = {}) after "
+                                         "a checkpoint: the relative energy drift reached {:.3g}, "
+                                         "past --max-drift {:g} (--resume continues)",
+                                         warning.step, warning.time, warning.drift,
+                                         cadence.max_drift)));
     if (observer.progress) {
       SimProgress p;
       p.steps_done = s - start_steps;
@@ -121,13 +142,13 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore& store, const Diagnostics& i
   }
   writer.drain();
   outcome.time = sim.clock().time();
-  outcome.snapshots = static_cast<std::int64_t>(store.snapshots().size());
+  if (store) outcome.snapshots = static_cast<std::int64_t>(store->snapshots().size());
   outcome.drift_warning = warning.raised();
   return outcome;
 }
 
 #define ORRERY_RUN_LOOP(Real)                                                              \
-  template SimOutcome run_loop<Real>(Simulation<Real>&, RunStore&, const Diagnostics&,     \
+  template SimOutcome run_loop<Real>(Simulation<Real>&, RunStore*, const Diagnostics&,     \
                                      std::int64_t, const SimCadence&, DriftWarning,        \
                                      const SimObserver&);
 ORRERY_RUN_LOOP(float)

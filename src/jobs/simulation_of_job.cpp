@@ -2,9 +2,13 @@
 #include "orrery/jobs/simulation_of_job.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "orrery/core/error.hpp"
 #include "orrery/core/float128.hpp"
+#include "orrery/dist/bodies_over_ranks.hpp"
+#include "orrery/dist/communicator.hpp"
+#include "orrery/dist/rank_share.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/jobs/compute_fields.hpp"
 #include "orrery/jobs/engine_fields.hpp"
@@ -41,6 +45,25 @@ void check_tolerance_for_precision(const SimJob& job) {
                                      "below that the error estimate measures rounding, not the "
                                      "step's error)",
                                      least, to_string(job.precision)));
+}
+
+// The families whose array stepper updates each body alone (combine) and decides a step only
+// from a maximum norm (ArrayDevice::max_scaled_error, taken over the ranks): over ranks they
+// step every slice as one process steps the whole. The others do arithmetic over the whole
+// system on the host (ias15's predictor, the implicit methods' convergence test), a global
+// transformation (whfast's Jacobi coordinates) or steps of their own per body (block steps).
+bool steps_body_by_body(IntegratorFamily family) {
+  switch (family) {
+    case IntegratorFamily::explicit_runge_kutta:
+    case IntegratorFamily::splitting:
+    case IntegratorFamily::multistep:
+    case IntegratorFamily::extrapolation: return true;
+    case IntegratorFamily::block_steps:
+    case IntegratorFamily::ias15:
+    case IntegratorFamily::implicit_runge_kutta:
+    case IntegratorFamily::wisdom_holman: return false;
+  }
+  return false;
 }
 
 }  // namespace
@@ -80,11 +103,46 @@ template <class Real>
 Simulation<Real> make_simulation(const SimJob& job, Particles<Real> particles, double g,
                                  double softening, SimClock clock) {
   const EngineOptions eo = engine_options_of(job, g, softening);
-  return Simulation<Real>(std::move(particles), make_force_engine<Real>(job.engine, eo),
-                          make_array_stepper<Real>(job.integrator, job.tolerance,
-                                                   block_step_options_of(job, softening),
-                                                   static_cast<int>(job.corrector)),
-                          clock);
+  auto stepper = make_array_stepper<Real>(job.integrator, job.tolerance,
+                                          block_step_options_of(job, softening),
+                                          static_cast<int>(job.corrector));
+  if (!dist::distributed())
+    return Simulation<Real>(std::move(particles), make_force_engine<Real>(job.engine, eo),
+                            std::move(stepper), clock);
+  // Over ranks: this rank's slice, its engine computing the slice from every rank's positions.
+  const std::size_t n = particles.size();
+  Simulation<Real> sim(
+      dist::particles_of(particles, dist::my_body_slice(n)),
+      dist::engine_over_ranks(make_force_engine<Real>(job.engine, dist::for_this_rank(eo)), n),
+      std::move(stepper), clock);
+  sim.share_bodies(dist::body_share_over_ranks<Real>(n));
+  return sim;
+}
+
+void check_simulation_over_ranks(const SimJob& job, std::size_t bodies) {
+  if (!dist::distributed()) return;
+  const int ranks = dist::layout().size;
+  if (job.engine != "direct")
+    throw ParameterError("--engine", job.engine,
+                         fmt::format("direct over the ranks of an MPI job ({} ranks): the tree "
+                                     "runs as one process (start it without mpirun)",
+                                     ranks));
+  const IntegratorInfo& method = find_integrator(job.integrator);
+  if (!steps_body_by_body(method.family)) {
+    std::vector<std::string> fit;
+    for (const IntegratorInfo& i : integrators())
+      if (steps_body_by_body(i.family)) fit.emplace_back(i.name);
+    throw ParameterError(
+        "--integrator", job.integrator,
+        fmt::format("over the ranks of an MPI job, a method whose step is body by body or "
+                    "controlled by a maximum norm ({}); {}'s step needs the whole system on one "
+                    "process (start it without mpirun)",
+                    fmt::join(fit, ", "), job.integrator));
+  }
+  if (bodies < static_cast<std::size_t>(ranks))
+    throw InputError(fmt::format("{} bodies over {} ranks: at least one body a rank is needed "
+                                 "(start at most {} ranks)",
+                                 bodies, ranks, bodies));
 }
 
 template <class Real>

@@ -71,15 +71,23 @@ StepReport<Real> Simulation<Real>::step_onto(double time, double h) {
 }
 
 template <class Real>
+void Simulation<Real>::share_bodies(std::unique_ptr<BodyShare<Real>> share) {
+  share_ = std::move(share);
+}
+
+template <class Real>
 StepperState<Real> Simulation<Real>::stepper_state() {
   StepperState<Real> state;
   stepper_->save(*engine_, state);
-  return state;
+  return share_ ? share_->whole(state, particles_.size()) : state;
 }
 
 template <class Real>
 void Simulation<Real>::load_stepper_state(const StepperState<Real>& state) {
-  stepper_->load(*engine_, state);
+  if (share_)
+    stepper_->load(*engine_, share_->mine(state, particles_.size()));
+  else
+    stepper_->load(*engine_, state);
 }
 
 template <class Real>
@@ -102,7 +110,9 @@ void Simulation<Real>::download() {
 template <class Real>
 const Particles<Real>& Simulation<Real>::particles() {
   download();
-  return particles_;
+  if (!share_) return particles_;
+  whole_ = share_->whole(particles_);
+  return whole_;
 }
 
 template <class Real>
@@ -116,14 +126,23 @@ void Simulation<Real>::state_changed() {
 template <class Real>
 Diagnostics Simulation<Real>::diagnostics() {
   download();
-  return diagnostics_of(particles_, engine_->potential_energy(x_), clock_.time());
+  const double w = engine_->potential_energy(x_);
+  if (share_) return share_->diagnostics(particles_, w, clock_.time());
+  return diagnostics_of(particles_, w, clock_.time());
 }
 
 template <class Real>
 std::optional<NonFinite> Simulation<Real>::first_nonfinite() {
   // Checked where the state lives; copied out only to name the culprit.
   ArrayDevice<Real>& device = engine_->device();
-  if (device.all_finite(x_) && device.all_finite(v_)) return std::nullopt;
+  const bool finite = device.all_finite(x_) && device.all_finite(v_);
+  if (share_) return share_->first_nonfinite(finite ? std::nullopt : local_nonfinite());
+  if (finite) return std::nullopt;
+  return local_nonfinite();
+}
+
+template <class Real>
+std::optional<NonFinite> Simulation<Real>::local_nonfinite() {
   download();
   const auto& p = particles_;
   for (std::size_t i = 0; i < p.size(); ++i) {

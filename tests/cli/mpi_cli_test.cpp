@@ -7,81 +7,29 @@
 // command that does not run over ranks, refused. Skipped where this build has no MPI or the
 // machine no mpirun.
 #include <gtest/gtest.h>
-#include <hdf5.h>
 
 #include <filesystem>
 #include <future>
 #include <map>
 #include <utility>
 
-#include "orrery/io/hdf5_file.hpp"
 #include "orrery/render/frame_image.hpp"
+#include "h5_datasets.hpp"
+#include "mpirun.hpp"
 #include "run_cli.hpp"
 
 namespace orrery {
 namespace {
 
 namespace fs = std::filesystem;
+using test::datasets_of;
+using test::mpi_missing;
+using test::mpirun;
 using test::run_cli;
-
-// Open MPI as root, in a container without a network: shared memory between the ranks of this
-// host and nothing else (no network transports to probe at each start), no single-copy
-// mechanism (containers refuse it), no ssh, more ranks than cores (--oversubscribe) and no
-// binding, so that the ranks share the cores and divide their threads.
-const char* const kMpirunEnvironment =
-    "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader "
-    "OMPI_MCA_pml=ob1 OMPI_MCA_mtl=^ofi,psm2 OMPI_MCA_osc=^ucx "
-    "OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_plm_rsh_agent=";
-
-std::string mpirun(int ranks) {
-  return std::string(kMpirunEnvironment) + " mpirun --oversubscribe --bind-to none -np " +
-         std::to_string(ranks);
-}
-
-// Why these tests cannot run here, or "".
-std::string mpi_missing() {
-  test::TempDir dir;
-  const auto version = run_cli({"--version"}, dir.path());
-  if (version.out.find("MPI: not built in") != std::string::npos)
-    return "this build has no MPI (ORRERY_MPI)";
-  if (std::system("command -v mpirun > /dev/null 2>&1") != 0) return "no mpirun on the path";
-  return "";
-}
 
 std::string file_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// The datasets under `group`, by path, as the bytes of their values.
-void collect_datasets(hid_t group, const std::string& prefix,
-                      std::map<std::string, std::string>& found) {
-  for (const std::string& name : h5::child_names(group)) {
-    const hid_t object = H5Oopen(group, name.c_str(), H5P_DEFAULT);
-    if (H5Iget_type(object) == H5I_GROUP) {
-      collect_datasets(object, prefix + name + "/", found);
-    } else if (H5Iget_type(object) == H5I_DATASET) {
-      const hid_t stored = H5Dget_type(object);
-      const hid_t type = H5Tget_native_type(stored, H5T_DIR_ASCEND);
-      const hid_t space = H5Dget_space(object);
-      const auto points = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space));
-      std::string bytes(points * H5Tget_size(type), '\0');
-      if (!bytes.empty()) H5Dread(object, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data());
-      found[prefix + name] = bytes;
-      H5Sclose(space);
-      H5Tclose(type);
-      H5Tclose(stored);
-    }
-    H5Oclose(object);
-  }
-}
-
-// Every dataset of an HDF5 file, by path, as the bytes of its values.
-std::map<std::string, std::string> datasets_of(const fs::path& path) {
-  std::map<std::string, std::string> found;
-  const h5::Handle file = h5::open_file(path.string());
-  collect_datasets(file.id(), "", found);
-  return found;
 }
 
 // Runs `args` in a folder of its own without mpirun and under mpirun with 1, 2 and 4 ranks, and
@@ -217,12 +165,11 @@ TEST(MpiCli, RanksStartedWithOtherArgumentsAreRefused) {
 TEST(MpiCli, ACommandThatRunsAsOneProcessRefusesRanks) {
   if (const std::string why = mpi_missing(); !why.empty()) GTEST_SKIP() << why;
   test::TempDir dir;
-  const auto r = run_cli({"sim", "--scene", "figure-eight", "--t-end", "0.1", "--out", "run"},
-                         dir.path(), mpirun(2));
+  const auto r = run_cli({"forces", "--input", "p.csv", "--out", "f.h5"}, dir.path(), mpirun(2));
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("orrery sim: runs as one process, not over 2 ranks"), std::string::npos)
+  EXPECT_NE(r.err.find("orrery forces: runs as one process, not over 2 ranks"), std::string::npos)
       << r.err;
-  EXPECT_FALSE(fs::exists(dir / "run"));
+  EXPECT_FALSE(fs::exists(dir / "f.h5"));
 }
 
 }  // namespace

@@ -298,6 +298,36 @@ TEST(SimRun, ResumeUsesTheCheckpointedStepperState) {
   EXPECT_NE(whole, split);
 }
 
+// A checkpoint records the ranks of the MPI job that wrote it (nothing for one process), under
+// its CRC; a run resumed by another number of ranks says so, and goes on bit for bit (the
+// checkpoint holds the whole system whoever wrote it: docs/guide/mpi.md).
+TEST(SimRun, CheckpointRecordsTheRanksThatWroteIt) {
+  test::TempDir dir;
+  run_simulation(small_plummer(dir / "whole", "leapfrog", Precision::fp64));
+  SimJob first = small_plummer(dir / "split", "leapfrog", Precision::fp64);
+  first.stop_after = 37;
+  run_simulation(first);
+  const auto path = checkpoint_path(dir / "split", run_checkpoints(dir / "split").back());
+  {
+    const h5::Handle file = h5::open_file(path.string());
+    EXPECT_FALSE(h5::has_attribute(file.id(), "ranks"));
+  }
+  auto c = read_checkpoint_file<double>(path);
+  EXPECT_EQ(c.ranks, 0);
+  c.ranks = 2;  // as two ranks write it
+  write_checkpoint_file(path, c);
+  EXPECT_EQ(read_checkpoint_file<double>(path).ranks, 2);
+  std::vector<std::string> notes;
+  SimObserver observer;
+  observer.note = [&](const std::string& text) { notes.push_back(text); };
+  run_simulation(resume_of(dir / "split"), observer);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("written by 2 MPI ranks and is continued by one process"),
+            std::string::npos)
+      << notes[0];
+  EXPECT_EQ(snapshot_bytes(dir / "whole"), snapshot_bytes(dir / "split"));
+}
+
 TEST(SimRun, ResumeAfterAKillStartsFromTheLastCheckpoint) {
   // A run stopped between checkpoints (as by a kill) has snapshots newer than its checkpoint;
   // they are recomputed, and the result equals the uninterrupted run.

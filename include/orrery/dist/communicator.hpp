@@ -63,6 +63,19 @@ void broadcast_from_root(std::vector<std::byte>& bytes);
 // Collective. The least and the sum of every rank's value, on every rank.
 int least_over_ranks(int value);
 std::int64_t sum_over_ranks(std::int64_t value);
+// Collective. The largest value of every rank, on every rank: exact, whatever order MPI
+// combines them in (the maximum rounds nothing), so a step control that takes a maximum norm
+// over the ranks decides as one process would.
+double max_over_ranks(double value);
+
+// Collective. Every rank's values, one after the other in rank order, on every rank
+// (MPI_Allgatherv): rank r gives counts[r] values of T, and `all` holds Σ counts values.
+void all_gather_bytes(std::span<const std::byte> mine, std::span<std::byte> all,
+                      std::span<const std::int64_t> counts, std::size_t unit);
+template <class T>
+void all_gather(std::span<const T> mine, std::span<T> all, std::span<const std::int64_t> counts) {
+  all_gather_bytes(std::as_bytes(mine), std::as_writable_bytes(all), counts, sizeof(T));
+}
 
 // Collective. Whether every rank gave the same value (the fingerprint of its program and
 // arguments: a launcher that started other commands on some ranks is refused, not obeyed).

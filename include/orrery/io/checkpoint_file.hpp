@@ -5,7 +5,8 @@
 //                a resumed run keeps (t_end, every, every_time, checkpoint_every), the energy
 //                drift warning if one was raised (drift_warning = [time, step, drift]),
 //                run_crc32: the CRC-32 of the bytes of its run's run.h5, binding the
-//                checkpoint to its run, and
+//                checkpoint to its run, ranks: the MPI ranks that wrote it (absent: one
+//                process), and
 //                crc32: the CRC-32 (zlib) of every value above and below, in a fixed order
 //   /x, /y, ...  the state in the run's own precision (fp128 as 16 raw bytes per value): x, y, z,
 //                vx, vy, vz, mass [, softening], id
@@ -55,6 +56,10 @@ struct Checkpoint {
   // The CRC-32 of the bytes of the run.h5 of the run that wrote it; −1: none (a checkpoint of
   // an older orrery, bound to no run).
   std::int64_t run_crc32 = -1;
+  // The ranks of the MPI job that wrote it (attribute "ranks", in the CRC); 0: one process. The
+  // state is the whole system's in its global order whatever wrote it, so any number of ranks
+  // resumes it; a resumed run says when the number changed.
+  std::int64_t ranks = 0;
 };
 
 // Writes `c` to `path` atomically (io/output_set.hpp). Throws RunError when the disk fails.

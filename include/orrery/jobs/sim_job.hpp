@@ -84,6 +84,7 @@ struct SimObserver {
   std::function<void(std::int64_t index, const Diagnostics& now, const Drift& drift)> snapshot;
   std::function<void(const SimProgress&)> progress;  // after every step
   std::function<void(const std::string&)> warning;   // the run goes on, but something is wrong
+  std::function<void(const std::string&)> note;  // worth knowing, nothing wrong
   // Asked after every step: non-zero (a signal number) stops the run after a checkpoint.
   std::function<int()> stop_signal;
 };

@@ -35,6 +35,11 @@ void check_simulation_choices(const SimJob& job);
 // and resolves the CPU kernel ("" becomes the widest this CPU runs): the job as it will run.
 SimJob resolved_simulation_choices(const SimJob& job, double softening);
 
+// Over the ranks of an MPI job (dist/bodies_over_ranks.hpp): refuses, naming the flag, an engine
+// other than direct, a method whose step is not body by body, and fewer bodies than ranks.
+// Nothing in one process.
+void check_simulation_over_ranks(const SimJob& job, std::size_t bodies);
+
 // With --accuracy (job.accuracy > 0): the job with the tree's θ and multipole chosen by the error
 // they give on the start's bodies (nbody/tree_accuracy.hpp), so that a run stores and resumes
 // with them, and what was chosen and measured in `described`. Else the job as it is.
@@ -42,6 +47,8 @@ template <class Real>
 SimJob with_tree_setting(const SimJob& job, const SimStart& start, std::string& described);
 
 // The simulation of `particles` with the job's engine and integrator, in its precision Real.
+// Over the ranks of an MPI job, this rank's slice of them, sharing its bodies with the other
+// ranks (collective: every rank makes it).
 template <class Real>
 Simulation<Real> make_simulation(const SimJob& job, Particles<Real> particles, double g,
                                  double softening, SimClock clock);

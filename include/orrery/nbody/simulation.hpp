@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "orrery/core/particles.hpp"
+#include "orrery/nbody/body_share.hpp"
 #include "orrery/nbody/diagnostics.hpp"
 #include "orrery/nbody/sim_clock.hpp"
 #include "orrery/integrate/array_stepper.hpp"
@@ -52,6 +53,15 @@ class Simulation {
   std::size_t size() const { return particles_.size(); }
   ForceEngine<Real>& engine() { return *engine_; }
 
+  // Shares the bodies with the other processes of a job (nbody/body_share.hpp): this Simulation
+  // holds a slice of them (its engine computes their forces from every body), and from now on
+  // particles(), stepper_state(), load_stepper_state(), diagnostics() and first_nonfinite() are
+  // collective and speak of the whole system: the whole on the process that writes (empty
+  // Particles and state elsewhere), a whole state taken in, diagnostics and the culprit of a
+  // non-finite state on every process.
+  void share_bodies(std::unique_ptr<BodyShare<Real>> share);
+  bool shared() const { return share_ != nullptr; }
+
   // The state on the host (positions and velocities copied from the device).
   const Particles<Real>& particles();
   // The state where the engine keeps it (3N values [x..., y..., z...], on engine().device()),
@@ -70,6 +80,7 @@ class Simulation {
  private:
   StepReport<Real> take(double h);
   void download();
+  std::optional<NonFinite> local_nonfinite();  // in this process's bodies
 
   Particles<Real> particles_;
   bool host_current_ = true;
@@ -78,6 +89,8 @@ class Simulation {
   DeviceBuffer<Real> x_, v_;
   std::vector<Real> scratch_;
   SimClock clock_;
+  std::unique_ptr<BodyShare<Real>> share_;
+  Particles<Real> whole_;  // the gathered system, while shared
 };
 
 }  // namespace orrery

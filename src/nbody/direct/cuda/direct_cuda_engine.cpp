@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "nbody/direct/cuda/direct_cuda_engine.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <span>
 
@@ -60,7 +61,8 @@ void DirectCudaEngine<Real>::set_bodies(std::span<const Real> mass, std::span<co
 }
 
 template <class Real>
-void DirectCudaEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi) {
+void DirectCudaEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi,
+                                      std::size_t lo, std::size_t hi) {
   if (x.size() < 3 * n_)
     throw InputError(fmt::format("direct engine: positions hold {} values for {} bodies (3N expected)",
                                  x.size(), n_));
@@ -68,7 +70,8 @@ void DirectCudaEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real
   const int first = devices_.front();
   for (std::size_t k = 0; k < shares_.size(); ++k) {
     Share& s = *shares_[k];
-    if (s.end <= s.begin) continue;
+    const std::size_t begin = std::max(s.begin, lo), end = std::min(s.end, hi);
+    if (end <= begin) continue;
     ORRERY_CUDA_CHECK(cudaSetDevice(s.device), "selecting a device for the direct engine");
     const Real* xs = x.data();
     if (k > 0) {
@@ -77,28 +80,31 @@ void DirectCudaEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real
                         "copying positions between devices");
       xs = s.x.get();
     }
-    const std::size_t m = s.end - s.begin;
+    // The source slices of the share's whole evaluation: a target's sum is split, and so
+    // rounded, as there, however few of its targets are asked for.
+    const int slices = direct_slices(s.end - s.begin, n_, s.sms, targets_per_thread());
+    const std::size_t m = end - begin;
     DirectPass<Real> p{};
     p.x = xs, p.y = xs + n_, p.z = xs + 2 * n_;
     p.mass = s.mass.get();
     p.half_eps2 = own_softening_ ? s.half_eps2.get() : nullptr;
     p.global_eps2 = static_cast<Real>(options_.softening * options_.softening);
     p.g = static_cast<Real>(options_.g);
-    p.n = n_, p.begin = s.begin, p.end = s.end;
+    p.n = n_, p.begin = begin, p.end = end;
     Real* r = k == 0 ? nullptr : s.results.get();
     if (k == 0) {  // straight into the caller's arrays
-      p.ax = a + s.begin, p.ay = a + n_ + s.begin, p.az = a + 2 * n_ + s.begin;
-      p.phi = phi ? phi + s.begin : nullptr;
+      p.ax = a + begin, p.ay = a + n_ + begin, p.az = a + 2 * n_ + begin;
+      p.phi = phi ? phi + begin : nullptr;
     } else {
       p.ax = r, p.ay = r + m, p.az = r + 2 * m, p.phi = phi ? r + 3 * m : nullptr;
     }
     p.targets_per_thread = targets_per_thread();
-    p.slices = direct_slices(m, n_, s.sms, p.targets_per_thread);
+    p.slices = slices;
     p.partial = s.partial.get();
     launch_direct_pass(p, s.stream);
     if (k > 0)
       for (int c = 0; c < (phi ? 4 : 3); ++c) {
-        Real* dst = c < 3 ? a + c * n_ + s.begin : phi + s.begin;
+        Real* dst = c < 3 ? a + c * n_ + begin : phi + begin;
         ORRERY_CUDA_CHECK(cudaMemcpyPeerAsync(dst, first, r + c * m, s.device, m * sizeof(Real),
                                               s.stream),
                           "copying results between devices");
@@ -115,6 +121,18 @@ void DirectCudaEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real
 template <class Real>
 void DirectCudaEngine<Real>::accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) {
   evaluate(x, a.data(), nullptr);
+}
+
+template <class Real>
+void DirectCudaEngine<Real>::accelerations_of(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
+                                              std::span<const std::uint32_t> targets) {
+  const bool run = !targets.empty() && targets.front() % kDirectTile == 0 &&
+                   targets.back() - targets.front() + 1 == targets.size();
+  if (!run) {
+    ForceEngine<Real>::accelerations_of(x, a, targets);
+    return;
+  }
+  evaluate(x, a.data(), nullptr, targets.front(), std::size_t{targets.back()} + 1);
 }
 
 template <class Real>

@@ -29,6 +29,12 @@ class DirectCudaEngine final : public ForceEngine<Real> {
   ArrayDevice<Real>& device() override { return *device_; }
   void set_bodies(std::span<const Real> mass, std::span<const Real> softening) override;
   void accelerations(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a) override;
+  // A contiguous run of targets that starts on a tile (a rank's slice of the bodies:
+  // dist/bodies_over_ranks.hpp) is computed alone, each device taking its share's part of it
+  // with the source slices of a whole evaluation: the bits accelerations() gives. Any other
+  // list: the whole evaluation, keeping the listed values.
+  void accelerations_of(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
+                        std::span<const std::uint32_t> targets) override;
   void accelerations_and_potentials(const DeviceBuffer<Real>& x, DeviceBuffer<Real>& a,
                                     DeviceBuffer<Real>& phi) override;
   double potential_energy(const DeviceBuffer<Real>& x) override;
@@ -40,7 +46,9 @@ class DirectCudaEngine final : public ForceEngine<Real> {
     std::size_t begin = 0, end = 0;
     DeviceArray<Real> x, mass, half_eps2, results, partial;
   };
-  void evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi);
+  // Targets [lo, hi) of each share (all of them by default).
+  void evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi, std::size_t lo = 0,
+                std::size_t hi = static_cast<std::size_t>(-1));
   int targets_per_thread() const {
     return options_.targets_per_thread ? options_.targets_per_thread
                                        : default_targets_per_thread(n_);

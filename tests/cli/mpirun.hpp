@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// Starting the program under `mpirun -np R` on this one host, as the MPI tests do, and why they
+// cannot run here where they cannot.
+#pragma once
+
+#include <cstdlib>
+#include <string>
+
+#include "run_cli.hpp"
+
+namespace orrery::test {
+
+// Open MPI as root, in a container without a network: shared memory between the ranks of this
+// host and nothing else (no network transports to probe at each start), no single-copy
+// mechanism (containers refuse it), no ssh, more ranks than cores (--oversubscribe) and no
+// binding, so that the ranks share the cores and divide their threads.
+inline const char* const kMpirunEnvironment =
+    "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader "
+    "OMPI_MCA_pml=ob1 OMPI_MCA_mtl=^ofi,psm2 OMPI_MCA_osc=^ucx "
+    "OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_plm_rsh_agent=";
+
+// The prefix of run_cli() that starts `ranks` ranks.
+inline std::string mpirun(int ranks) {
+  return std::string(kMpirunEnvironment) + " mpirun --oversubscribe --bind-to none -np " +
+         std::to_string(ranks);
+}
+
+// Why the MPI tests cannot run here, or "".
+inline std::string mpi_missing() {
+  TempDir dir;
+  const auto version = run_cli({"--version"}, dir.path());
+  if (version.out.find("MPI: not built in") != std::string::npos)
+    return "this build has no MPI (ORRERY_MPI)";
+  if (std::system("command -v mpirun > /dev/null 2>&1") != 0) return "no mpirun on the path";
+  return "";
+}
+
+}  // namespace orrery::test
