@@ -53,13 +53,13 @@ TEST(MapJob, WritesThePictureAndTheData) {
 
 TEST(MapJob, ItsPrecisionFieldAcceptsTheMapsModesOnly) {
   const auto& field = *find_field(map_job_fields(), "precision");
-  EXPECT_EQ(field.choices, (std::vector<std::string>{"fp64", "fp32", "mixed"}));
+  EXPECT_EQ(field.choices, (std::vector<std::string>{"fp64", "fp32", "mixed", "dd"}));
   MapJob job;
   field.set(job, ParamValue{std::string("mixed")});
   EXPECT_EQ(job.precision, Precision::mixed);
   const ParameterError e = refusal([&] { field.set(job, ParamValue{std::string("fp128")}); });
   EXPECT_EQ(e.value(), "fp128");
-  EXPECT_EQ(e.accepted(), "one of: fp64, fp32, mixed");
+  EXPECT_EQ(e.accepted(), "one of: fp64, fp32, mixed, dd");
   EXPECT_EQ(job.precision, Precision::mixed) << "a refused word leaves the job as it was";
 }
 
@@ -80,7 +80,7 @@ TEST(MapJob, RefusesFp128BeforeAnyFile) {
   job.precision = Precision::fp128;
   const ParameterError e = refusal([&] { run_map_job(job); });
   EXPECT_EQ(e.parameter(), "--precision");
-  EXPECT_EQ(e.accepted(), "one of: fp64, fp32, mixed");
+  EXPECT_EQ(e.accepted(), "one of: fp64, fp32, mixed, dd");
   EXPECT_FALSE(std::filesystem::exists(dir / "m.png"));
   EXPECT_FALSE(std::filesystem::exists(dir / "m.h5"));
 }
