@@ -3,8 +3,9 @@
 # orrery and REBOUND side by side, whole processes in turn (A B A B …), on this machine:
 #   (a) the outer Solar System (REBOUND's initial conditions, G = 1), whfast with a symplectic
 #       corrector, STEPS steps of DT, outputs in SEGMENTS equal parts (REBOUND: synchronise and
-#       compute the energy; orrery: a snapshot and a checkpoint), REBOUND in safe mode 0 (its
-#       outer_solar_system example) and 1 (its default);
+#       compute the energy; orrery: a snapshot and a checkpoint): REBOUND in safe mode 0 (its
+#       outer_solar_system example) against orrery's default, and with STEPS/10 steps REBOUND's
+#       safe mode 1 (its default) against orrery's --whfast-safe-mode;
 #   (b) the Pythagorean problem to t = 70 with IAS15, REBOUND's two step criteria (2: PRS23, its
 #       default; 1: global) and orrery's.
 # REBOUND is built here from the source tree given (its makefile's -O3 -std=c99 plus
@@ -34,12 +35,12 @@ mkdir -p "$work/obj"
 [[ -x $orrery ]] || { echo "no orrery executable at $orrery" >&2; exit 2; }
 [[ -f $rebound_src/src/rebound.c ]] || { echo "no REBOUND source tree at $rebound_src" >&2; exit 2; }
 
-# REBOUND: the library's sources as its makefile lists them, less display and server.
-cflags="-O3 -march=native -std=c99 -D_GNU_SOURCE -Wno-pedantic"
+# REBOUND: the library's sources as its makefile lists them (without -DSERVER and -DOPENGL its
+# server and display compile to stubs).
+cflags="-O3 -march=native -std=c99 -D_GNU_SOURCE"
 sources=$(sed -n 's/^SOURCES=//p' "$rebound_src/src/Makefile")
 objects=()
 for s in $sources; do
-  case $s in display.c|server.c|glad.c) continue ;; esac
   o="$work/obj/${s%.c}.o"
   [[ -f $o ]] || gcc $cflags -c "$rebound_src/src/$s" -o "$o" -w
   objects+=("$o")
@@ -83,6 +84,8 @@ PY
 }
 
 t_end=$(/usr/bin/python3 -c "print(repr($steps * $dt))")
+safe_steps=$((steps / 10))  # safe mode applies the corrector at every step: 40 times the work
+t_end_safe=$(/usr/bin/python3 -c "print(repr($safe_steps * $dt))")
 runs="$work/runs.jsonl"
 : > "$runs"
 for ((k = 0; k < rounds; ++k)); do
@@ -91,12 +94,23 @@ for ((k = 0; k < rounds; ++k)); do
   timed orrery_whfast "$orrery" sim --input "$work/outer_solar_system.csv" --integrator whfast \
     --corrector "$corrector" --dt "$dt" --t-end "$t_end" --every $((steps / segments)) \
     --out "$work/oss" $extra >> "$runs"
-  timed rebound_whfast_safe1 "$work/whfast_outer" "$corrector" 1 "$steps" "$dt" "$segments" >> "$runs"
+  timed rebound_whfast_safe1 "$work/whfast_outer" "$corrector" 1 "$safe_steps" "$dt" "$segments" >> "$runs"
+  rm -rf "$work/oss-safe"
+  timed orrery_whfast_safe_mode "$orrery" sim --input "$work/outer_solar_system.csv" \
+    --integrator whfast --whfast-safe-mode --corrector "$corrector" --dt "$dt" \
+    --t-end "$t_end_safe" --every $((safe_steps / segments)) --out "$work/oss-safe" $extra >> "$runs"
   timed rebound_ias15_prs23 "$work/ias15_pythagorean" 2 >> "$runs"
   rm -rf "$work/pyth"
-  timed orrery_ias15 "$orrery" sim --scene pythagorean --integrator ias15 --t-end 70 \
+  timed orrery_ias15_prs24 "$orrery" sim --scene pythagorean --integrator ias15 --t-end 70 \
     --out "$work/pyth" $extra >> "$runs"
   timed rebound_ias15_global "$work/ias15_pythagorean" 1 >> "$runs"
+  rm -rf "$work/pyth"
+  timed orrery_ias15_global "$orrery" sim --scene pythagorean --integrator ias15 \
+    --ias15-criterion global --t-end 70 --out "$work/pyth" $extra >> "$runs"
+  rm -rf "$work/pyth"
+  # The process without the integration (start-up, the run's folder, its files).
+  timed orrery_ias15_to_0.001 "$orrery" sim --scene pythagorean --integrator ias15 \
+    --t-end 0.001 --out "$work/pyth" $extra >> "$runs"
 done
 
 /usr/bin/python3 - "$runs" "$work" <<'PY'

@@ -54,7 +54,8 @@ SimJob resolved_simulation_choices(const SimJob& job, double softening) {
   try {  // a tolerance only for a method that can control its step, block-step options in range
     make_array_stepper<double>(job.integrator, job.tolerance,
                                block_step_options_of(job, softening),
-                               static_cast<int>(job.corrector));
+                               static_cast<int>(job.corrector), job.ias15_criterion,
+                               job.whfast_safe_mode);
   } catch (const ParameterError& e) {
     throw e.renamed("--" + e.parameter());
   }
@@ -82,7 +83,8 @@ Simulation<Real> make_simulation(const SimJob& job, Particles<Real> particles, d
   return Simulation<Real>(std::move(particles), make_force_engine<Real>(job.engine, eo),
                           make_array_stepper<Real>(job.integrator, job.tolerance,
                                                    block_step_options_of(job, softening),
-                                                   static_cast<int>(job.corrector)),
+                                                   static_cast<int>(job.corrector),
+                                                   job.ias15_criterion, job.whfast_safe_mode),
                           clock);
 }
 
