@@ -120,7 +120,8 @@ summary = {}
 for name in dict.fromkeys(r["name"] for r in runs):
     rs = [r for r in runs if r["name"] == name]
     s = {}
-    for key in ("wall", "cpu", "seconds_in_process", "microseconds_per_step"):
+    for key in ("wall", "cpu", "seconds_in_process", "cpu_seconds_in_process",
+                "cpu_microseconds_per_step"):
         v = [r[key] for r in rs if key in r]
         if v:
             s[key] = {"min": min(v), "median": statistics.median(v), "max": max(v)}

@@ -158,8 +158,6 @@ void kepler_drift(std::array<Real, 3>& x, std::array<Real, 3>& v, Real mu, Real 
     const Real bent = eta0 * g[1] + zeta0 * g[2];
     return (X * bent - eta0 * g[2] - zeta0 * g[3] + h) / (r0 + bent);
   };
-  const Real x_per_period = beta > Real(0) ? kTwoPi / M::sqrt(beta) : Real(0);
-
   Real X = h / r0 * (Real(1) - h * eta0 / (Real(2) * r0 * r0));
   std::array<Real, 4> g = stiefel_functions(beta, X);
   if constexpr (std::is_same_v<Real, float> || std::is_same_v<Real, double>) {
@@ -178,6 +176,7 @@ void kepler_drift(std::array<Real, 3>& x, std::array<Real, 3>& v, Real mu, Real 
       return;
     }
   }
+  const Real x_per_period = beta > Real(0) ? kTwoPi / M::sqrt(beta) : Real(0);
   bool converged = false;
   Real first = newton(X, g);
   if (beta > Real(0) && magnitude(first - X) > Real(0.01) * x_per_period) {

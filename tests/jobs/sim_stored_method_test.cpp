@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: MIT
-// ias15's two step criteria (integrate/ias15/array_stepper.hpp): on the Pythagorean problem to
-// t = 70 each takes REBOUND's number of steps to 1 % with the energy kept; the criterion a run was
-// made with is stored and kept on resume, bit for bit; a run stored before the choice existed
-// resumes with the global criterion it was made with.
+// Settings of a method stored with a run. ias15's two step criteria
+// (integrate/ias15/array_stepper.hpp): on the Pythagorean problem to t = 70 each takes REBOUND's
+// number of steps to 1 % with the energy kept; the criterion a run was made with is stored and
+// kept on resume, bit for bit; a run stored before the choice existed resumes with the global
+// criterion it was made with. whfast's safe mode likewise: a run stored before the choice
+// resumes in safe mode, as it was made.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iomanip>
 #include <string>
 #include <vector>
 
+#include "integrate/planetary_run.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/integrate/integrator_registry.hpp"
 #include "orrery/io/checkpoint_file.hpp"
@@ -125,6 +130,22 @@ std::vector<std::vector<std::uint8_t>> criterion_run_bytes(const std::filesystem
   return all;
 }
 
+// As a run stored before `name` was a stored setting: the attribute gone from run.h5, its
+// checkpoints bound to it by no record, as older checkpoints are.
+void make_older(const std::filesystem::path& run, const char* name) {
+  {
+    h5::Handle f = h5::open_file_rw(run_description_path(run).string());
+    ASSERT_TRUE(h5::has_attribute(f.id(), name));
+    ASSERT_GE(H5Adelete(f.id(), name), 0);
+  }
+  for (std::int64_t steps : run_checkpoints(run)) {
+    const auto path = checkpoint_path(run, steps);
+    Checkpoint<double> c = read_checkpoint_file<double>(path);
+    c.run_crc32 = -1;
+    write_checkpoint_file(path, c);
+  }
+}
+
 TEST(Ias15Criterion, TheRunsCriterionIsStoredAndKeptOnResume) {
   test::TempDir dir;
   run_simulation(criterion_job(dir / "global", "global"));
@@ -151,24 +172,53 @@ TEST(Ias15Criterion, ARunStoredBeforeTheChoiceResumesWithTheGlobalCriterion) {
   SimJob first = criterion_job(dir / "older", "global");
   first.stop_after = 120;
   ASSERT_TRUE(run_simulation(first).stopped_early);
-  {  // as a run stored before the choice: no attribute
-    h5::Handle f = h5::open_file_rw(run_description_path(dir / "older").string());
-    ASSERT_TRUE(h5::has_attribute(f.id(), "ias15-criterion"));
-    ASSERT_GE(H5Adelete(f.id(), "ias15-criterion"), 0);
-  }
-  // Its checkpoints bound to the changed run.h5 as older checkpoints are: by no record of it.
-  for (std::int64_t steps : run_checkpoints(dir / "older")) {
-    const auto path = checkpoint_path(dir / "older", steps);
-    Checkpoint<double> c = read_checkpoint_file<double>(path);
-    c.run_crc32 = -1;
-    write_checkpoint_file(path, c);
-  }
+  make_older(dir / "older", "ias15-criterion");
   SimJob other = criterion_resume(dir / "older");
   other.ias15_criterion = "prs24";
   other.given = {"ias15-criterion"};
   EXPECT_THROW(run_simulation(other), ParameterError);
   run_simulation(criterion_resume(dir / "older"));  // the default now is prs24; the run's global
   EXPECT_EQ(criterion_run_bytes(dir / "older"), criterion_run_bytes(dir / "whole"));
+}
+
+// The outer Solar System (REBOUND's initial conditions, a CSV file in `dir`) with whfast and
+// the 11th-order corrector, 2000 steps of 0.4.
+SimJob whfast_job(const std::filesystem::path& dir, const std::string& name, bool safe) {
+  const auto csv = dir / "outer.csv";
+  if (!std::filesystem::exists(csv)) {
+    const Particles<double> p = planetary_test::rebound_outer_solar_system();
+    std::ofstream out(csv);
+    out << std::setprecision(17) << "m,x,y,z,vx,vy,vz\n";
+    for (std::size_t i = 0; i < p.size(); ++i)
+      out << p.mass[i] << ',' << p.x[i] << ',' << p.y[i] << ',' << p.z[i] << ',' << p.vx[i]
+          << ',' << p.vy[i] << ',' << p.vz[i] << '\n';
+  }
+  SimJob job;
+  job.backend = Backend::cpu;
+  job.input = csv.string();
+  job.integrator = "whfast";
+  job.corrector = 11;
+  job.whfast_safe_mode = safe;
+  job.dt = 0.4;
+  job.t_end = 800.0;
+  job.every = 100;
+  job.checkpoint_every = 100;
+  job.threads = 1;
+  job.out = (dir / name).string();
+  return job;
+}
+
+TEST(WhfastSafeMode, ARunStoredBeforeTheChoiceResumesInSafeMode) {
+  test::TempDir dir;
+  run_simulation(whfast_job(dir.path(), "safe", true));
+  run_simulation(whfast_job(dir.path(), "kept", false));
+  ASSERT_NE(criterion_run_bytes(dir / "safe"), criterion_run_bytes(dir / "kept"));
+  SimJob first = whfast_job(dir.path(), "older", true);
+  first.stop_after = 700;
+  ASSERT_TRUE(run_simulation(first).stopped_early);
+  make_older(dir / "older", "whfast-safe-mode");
+  run_simulation(criterion_resume(dir / "older"));  // the default now keeps; the run was safe
+  EXPECT_EQ(criterion_run_bytes(dir / "older"), criterion_run_bytes(dir / "safe"));
 }
 
 }  // namespace
