@@ -274,8 +274,10 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& observer) {
              f.name == "block-eta" || f.name == "block-length" || f.name == "corrector" ||
              f.name == "ias15-criterion" || f.name == "whfast-safe-mode") &&
             !h5::has_attribute(root, f.name)) {
-          if (f.name == "whfast-safe-mode") stored.whfast_safe_mode = true;
-          if (f.name == "ias15-criterion") {
+          // (The integrator is read before these: it comes first among the fields.)
+          if (f.name == "whfast-safe-mode" && stored.integrator == "whfast")
+            stored.whfast_safe_mode = true;
+          if (f.name == "ias15-criterion" && stored.integrator == "ias15") {
             const bool given_now =
                 std::find(job.given.begin(), job.given.end(), f.name) != job.given.end();
             const std::string older(kIas15CriterionOfOlderRuns);

@@ -221,5 +221,39 @@ TEST(WhfastSafeMode, ARunStoredBeforeTheChoiceResumesInSafeMode) {
   EXPECT_EQ(criterion_run_bytes(dir / "older"), criterion_run_bytes(dir / "safe"));
 }
 
+// A run of another method stored before both choices resumes as it was made, and neither
+// setting is taken by another method.
+TEST(WhfastSafeMode, OtherMethodsIgnoreBothSettingsOnResumeAndRefuseThemWhenGiven) {
+  test::TempDir dir;
+  SimJob whole = criterion_job(dir / "whole", "prs24");
+  whole.integrator = "leapfrog";
+  whole.dt = 1.0 / 1024;
+  whole.t_end = 1.5;
+  run_simulation(whole);
+  SimJob first = whole;
+  first.out = (dir / "older").string();
+  first.stop_after = 700;
+  ASSERT_TRUE(run_simulation(first).stopped_early);
+  make_older(dir / "older", "ias15-criterion");
+  make_older(dir / "older", "whfast-safe-mode");
+  run_simulation(criterion_resume(dir / "older"));
+  EXPECT_EQ(criterion_run_bytes(dir / "older"), criterion_run_bytes(dir / "whole"));
+
+  SimJob safe = whole;
+  safe.out = (dir / "refused").string();
+  safe.whfast_safe_mode = true;
+  try {
+    run_simulation(safe);
+    FAIL();
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(e.parameter(), "--whfast-safe-mode");
+  }
+  SimJob global = whole;
+  global.out = (dir / "refused").string();
+  global.ias15_criterion = "global";
+  EXPECT_THROW(run_simulation(global), ParameterError);
+  EXPECT_FALSE(std::filesystem::exists(dir / "refused"));
+}
+
 }  // namespace
 }  // namespace orrery
