@@ -43,7 +43,10 @@ class TypedCore final : public SimulationCore {
         step_on_schedule(sim_, schedule);
         check_finite();
         ++steps;
-        if (between) between();
+        if (between) {
+          sim_.synchronize();  // numpy's views of x and v see the state at this step
+          between();
+        }
       }
     } catch (...) {
       remember();

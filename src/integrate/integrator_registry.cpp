@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/integrate/integrator_registry.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -126,7 +127,9 @@ std::vector<std::string> adaptive_integrator_names() {
 template <class Real>
 std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, double tolerance,
                                                        const BlockStepOptions& block,
-                                                       int corrector) {
+                                                       int corrector,
+                                                       std::string_view ias15_criterion,
+                                                       bool whfast_safe_mode) {
   if (!(std::isfinite(tolerance) && tolerance >= 0))
     throw ParameterError("tolerance", fmt::format("{}", tolerance),
                          "a tolerance > 0 (step control), or 0 for fixed steps");
@@ -134,6 +137,16 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
   if (corrector != 0 && find_integrator(name).family != IntegratorFamily::wisdom_holman)
     throw ParameterError("corrector", std::to_string(corrector),
                          fmt::format("0 for {} (a symplectic corrector is whfast's)", name));
+  const auto criterion = std::find(kIas15CriterionNames.begin(), kIas15CriterionNames.end(),
+                                    ias15_criterion);
+  if (criterion == kIas15CriterionNames.end())
+    throw ParameterError("ias15-criterion", std::string(ias15_criterion),
+                         fmt::format("one of: {}", fmt::join(kIas15CriterionNames, ", ")));
+  if (criterion != kIas15CriterionNames.begin() &&
+      find_integrator(name).family != IntegratorFamily::ias15)
+    throw ParameterError("ias15-criterion", std::string(ias15_criterion),
+                         fmt::format("{} (the default) for {}: a step criterion is ias15's",
+                                     kIas15CriterionNames[0], name));
   std::unique_ptr<ArrayStepper<Real>> stepper;
   visit_integrator(name, [&]<class Table>() {
     if constexpr (Table::family == IntegratorFamily::ias15) {
@@ -144,7 +157,9 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
                                          name));
       else
         stepper = std::make_unique<Ias15ArrayStepper<Real>>(
-            tolerance > 0 ? tolerance : Table::default_tolerance);
+            tolerance > 0 ? tolerance : Table::default_tolerance,
+            criterion == kIas15CriterionNames.begin() ? Ias15Criterion::prs24
+                                                        : Ias15Criterion::global);
       return;
     } else if constexpr (EmbeddedPair<Table>) {
       if (tolerance > 0) {
@@ -171,14 +186,14 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
     else if constexpr (Table::family == IntegratorFamily::splitting)
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
     else if constexpr (Table::family == IntegratorFamily::wisdom_holman)
-      stepper = std::make_unique<WhfastArrayStepper<Real>>(corrector);
+      stepper = std::make_unique<WhfastArrayStepper<Real>>(corrector, !whfast_safe_mode);
   });
   return stepper;
 }
 
 #define ORRERY_MAKE_STEPPER(Real) \
   template std::unique_ptr<ArrayStepper<Real>> make_array_stepper<Real>( \
-      std::string_view, double, const BlockStepOptions&, int);
+      std::string_view, double, const BlockStepOptions&, int, std::string_view, bool);
 ORRERY_MAKE_STEPPER(float)
 ORRERY_MAKE_STEPPER(double)
 ORRERY_MAKE_STEPPER(float128)

@@ -90,8 +90,10 @@ std::span<const CorrectorTerm> corrector_terms(int order) {
 }  // namespace whfast_corrector
 
 template <class Real>
-WhfastArrayStepper<Real>::WhfastArrayStepper(int corrector)
-    : corrector_(corrector), g_(static_cast<Real>(std::numeric_limits<double>::quiet_NaN())) {
+WhfastArrayStepper<Real>::WhfastArrayStepper(int corrector, bool kept)
+    : corrector_(corrector),
+      kept_(kept),
+      g_(static_cast<Real>(std::numeric_limits<double>::quiet_NaN())) {
   if (std::find(Whfast::corrector_orders.begin(), Whfast::corrector_orders.end(), corrector) ==
       Whfast::corrector_orders.end())
     throw ParameterError("corrector", std::to_string(corrector),
@@ -178,50 +180,104 @@ void WhfastArrayStepper<Real>::correct(SecondOrderSystem<Real>& system, DeviceBu
 }
 
 template <class Real>
-StepReport<Real> WhfastArrayStepper<Real>::step(SecondOrderSystem<Real>& system,
-                                                DeviceBuffer<Real>& x, DeviceBuffer<Real>& v,
-                                                Real h) {
+void WhfastArrayStepper<Real>::prepare(ArrayDevice<Real>& device, std::size_t n3) {
   const std::size_t n = mass_.size();
-  if (n == 0 || x.size() != 3 * n || v.size() != 3 * n)
+  if (n == 0 || n3 != 3 * n)
     throw InputError(fmt::format(
         "whfast stepper: {} masses set (set_gravity) for a state of {} values (3N expected)", n,
-        x.size()));
-  ArrayDevice<Real>& device = system.device();
+        n3));
   if (acceleration_.size() != 3 * n) {
     acceleration_ = device.allocate(3 * n);
     xj_.resize(3 * n), vj_.resize(3 * n), inertial_.resize(3 * n), aj_.resize(3 * n);
+    jacobi_current_ = false;
   }
-  device.copy_to_host(x, inertial_);
-  for (std::size_t c = 0; c < 3; ++c)
-    inertial_to_jacobi<Real>(mass_, eta_, inertial_.data() + c * n, xj_.data() + c * n);
-  device.copy_to_host(v, inertial_);
-  for (std::size_t c = 0; c < 3; ++c)
-    inertial_to_jacobi<Real>(mass_, eta_, inertial_.data() + c * n, vj_.data() + c * n);
+}
 
-  if (corrector_ != 0) correct(system, x, Real(1), h);
-  drift(h / Real(2));
-  kick(system, x, h);
+template <class Real>
+void WhfastArrayStepper<Real>::finish(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
+                                      DeviceBuffer<Real>& v, Real h) {
+  const std::size_t n = mass_.size();
+  ArrayDevice<Real>& device = system.device();
   drift(h / Real(2));
   if (corrector_ != 0) correct(system, x, Real(-1), h);
-
   for (std::size_t c = 0; c < 3; ++c)
     jacobi_to_inertial<Real>(mass_, eta_, xj_.data() + c * n, inertial_.data() + c * n);
   device.copy_to_device(inertial_, x);
   for (std::size_t c = 0; c < 3; ++c)
     jacobi_to_inertial<Real>(mass_, eta_, vj_.data() + c * n, inertial_.data() + c * n);
   device.copy_to_device(inertial_, v);
+}
+
+template <class Real>
+StepReport<Real> WhfastArrayStepper<Real>::step(SecondOrderSystem<Real>& system,
+                                                DeviceBuffer<Real>& x, DeviceBuffer<Real>& v,
+                                                Real h) {
+  const std::size_t n = mass_.size();
+  ArrayDevice<Real>& device = system.device();
+  if (x.size() != v.size())
+    throw InputError("whfast stepper: positions and velocities of different sizes");
+  prepare(device, x.size());
+  if (jacobi_current_ && h != last_step_) {
+    // Settled at the last size, then started anew at this one.
+    finish(system, x, v, last_step_);
+    jacobi_current_ = false;
+  }
+  if (jacobi_current_) {
+    drift(h);  // the owed h/2 and this step's first
+  } else {
+    device.copy_to_host(x, inertial_);
+    for (std::size_t c = 0; c < 3; ++c)
+      inertial_to_jacobi<Real>(mass_, eta_, inertial_.data() + c * n, xj_.data() + c * n);
+    device.copy_to_host(v, inertial_);
+    for (std::size_t c = 0; c < 3; ++c)
+      inertial_to_jacobi<Real>(mass_, eta_, inertial_.data() + c * n, vj_.data() + c * n);
+    if (corrector_ != 0) correct(system, x, Real(1), h);
+    drift(h / Real(2));
+  }
+  kick(system, x, h);
+  last_step_ = h;
+  if (kept_) {
+    jacobi_current_ = true;
+    behind_ = true;
+  } else {
+    finish(system, x, v, h);
+  }
   return {.taken = h, .accepted = true, .error = std::nullopt, .next = h};
+}
+
+template <class Real>
+void WhfastArrayStepper<Real>::synchronize(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
+                                           DeviceBuffer<Real>& v) {
+  if (!behind_) return;
+  xj_copy_ = xj_, vj_copy_ = vj_;
+  finish(system, x, v, last_step_);
+  std::swap(xj_, xj_copy_), std::swap(vj_, vj_copy_);
+  behind_ = false;
 }
 
 template <class Real>
 void WhfastArrayStepper<Real>::save(SecondOrderSystem<Real>&, StepperState<Real>& state) const {
   state = StepperState<Real>();
+  if (!kept_ || !jacobi_current_) return;
+  state.set_array("jacobi_position", xj_);
+  state.set_array("jacobi_velocity", vj_);
+  state.set_scalar("last_step", last_step_);
 }
 
 template <class Real>
-void WhfastArrayStepper<Real>::load(SecondOrderSystem<Real>&, const StepperState<Real>& state) {
-  if (!state.empty())
-    throw InputError("whfast stepper: the state to load is not one it saved (it saves none)");
+void WhfastArrayStepper<Real>::load(SecondOrderSystem<Real>& system,
+                                    const StepperState<Real>& state) {
+  behind_ = false;
+  jacobi_current_ = false;
+  if (state.empty()) return;
+  const auto* xj = state.find_array("jacobi_position");
+  const auto* vj = state.find_array("jacobi_velocity");
+  if (!kept_ || !xj || !vj || xj->size() != 3 * mass_.size() || vj->size() != xj->size())
+    throw InputError("whfast stepper: the state to load is not one it saved");
+  prepare(system.device(), xj->size());
+  xj_ = *xj, vj_ = *vj;
+  last_step_ = state.scalar("last_step");
+  jacobi_current_ = true;
 }
 
 template class WhfastArrayStepper<float>;

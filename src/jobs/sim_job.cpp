@@ -43,6 +43,20 @@ std::vector<ParamField<J>> make_fields() {
                             "whfast's symplectic corrector: its order, 3, 5, 7, 11 or 17 "
                             "(Wisdom, Holman & Touma 1996); default 0: none",
                             &J::corrector, 0, 17));
+  f.push_back(flag_field("whfast-safe-mode",
+                         "whfast converts to and from Jacobi coordinates at every step and "
+                         "applies its corrector at every step (REBOUND's safe_mode = 1); default: "
+                         "keeps them between steps, the corrector only where the state is read",
+                         &J::whfast_safe_mode));
+  {
+    auto c = text_field("ias15-criterion",
+                        "ias15's step criterion: prs24 (Pham, Rein & Spiegel 2024, REBOUND's "
+                        "default) or global (Rein & Spiegel 2015); default prs24",
+                        &J::ias15_criterion);
+    c.kind = ParamKind::Choice;
+    c.choices.assign(kIas15CriterionNames.begin(), kIas15CriterionNames.end());
+    f.push_back(std::move(c));
+  }
   f.push_back(real_field("tolerance",
                          "step-size control: each step's error estimate within this, relative "
                          "and absolute (dopri5, tsit5, cash-karp, …; default 0: fixed steps); "
@@ -93,7 +107,8 @@ std::vector<ParamField<J>> make_fields() {
 
 // Parameters that define the run and are stored in its file.
 const char* kStored[] = {"scene",     "input",     "engine",       "theta",
-                         "multipole", "integrator", "corrector",   "dt",          "tolerance",
+                         "multipole", "integrator", "corrector",   "ias15-criterion", "whfast-safe-mode",
+                         "dt",        "tolerance",
                          "block-eta", "block-length", "precision", "cpu-kernel"};
 }  // namespace
 

@@ -336,11 +336,30 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& given_observer
         // Runs made before the tree engine have no theta or multipole: they are direct runs,
         // for which neither means anything.
         // Nor a tolerance: they ran at fixed steps; nor block-step options or a corrector: they
-        // had none.
+        // had none. Runs made before ias15 had a choice of criterion chose their steps by the
+        // global one, and go on with it; those made before whfast kept its coordinates were in
+        // safe mode.
         if ((f.name == "theta" || f.name == "multipole" || f.name == "tolerance" ||
-             f.name == "block-eta" || f.name == "block-length" || f.name == "corrector") &&
-            !h5::has_attribute(root, f.name))
+             f.name == "block-eta" || f.name == "block-length" || f.name == "corrector" ||
+             f.name == "ias15-criterion" || f.name == "whfast-safe-mode") &&
+            !h5::has_attribute(root, f.name)) {
+          // (The integrator is read before these: it comes first among the fields.)
+          if (f.name == "whfast-safe-mode" && stored.integrator == "whfast")
+            stored.whfast_safe_mode = true;
+          if (f.name == "ias15-criterion" && stored.integrator == "ias15") {
+            const bool given_now =
+                std::find(job.given.begin(), job.given.end(), f.name) != job.given.end();
+            const std::string older(kIas15CriterionOfOlderRuns);
+            if (given_now && job.ias15_criterion != older)
+              throw ParameterError("--ias15-criterion", job.ias15_criterion,
+                                   fmt::format("the run's own ({}, as every run stored before "
+                                               "the choice), or nothing: --resume continues the "
+                                               "run as it was made",
+                                               older));
+            stored.ias15_criterion = older;
+          }
           continue;
+        }
         const ParamValue in_file = read_param_attribute(root, f);
         const bool given_now =
             std::find(job.given.begin(), job.given.end(), f.name) != job.given.end();

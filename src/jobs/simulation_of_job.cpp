@@ -78,10 +78,15 @@ SimJob resolved_simulation_choices(const SimJob& job, double softening) {
   try {  // a tolerance only for a method that can control its step, block-step options in range
     make_array_stepper<double>(job.integrator, job.tolerance,
                                block_step_options_of(job, softening),
-                               static_cast<int>(job.corrector));
+                               static_cast<int>(job.corrector), job.ias15_criterion,
+                               job.whfast_safe_mode);
   } catch (const ParameterError& e) {
     throw e.renamed("--" + e.parameter());
   }
+  if (job.whfast_safe_mode &&
+      find_integrator(job.integrator).family != IntegratorFamily::wisdom_holman)
+    throw ParameterError("--whfast-safe-mode", "given",
+                         fmt::format("only with --integrator whfast (not {})", job.integrator));
   if (job.precision == Precision::fp32) {
     try {  // not every method runs in fp32
       make_array_stepper<float>(job.integrator, job.tolerance);
@@ -105,7 +110,8 @@ Simulation<Real> make_simulation(const SimJob& job, Particles<Real> particles, d
   const EngineOptions eo = engine_options_of(job, g, softening);
   auto stepper = make_array_stepper<Real>(job.integrator, job.tolerance,
                                           block_step_options_of(job, softening),
-                                          static_cast<int>(job.corrector));
+                                          static_cast<int>(job.corrector), job.ias15_criterion,
+                                          job.whfast_safe_mode);
   if (!dist::distributed())
     return Simulation<Real>(std::move(particles), make_force_engine<Real>(job.engine, eo),
                             std::move(stepper), clock);

@@ -91,7 +91,15 @@ void Simulation<Real>::load_stepper_state(const StepperState<Real>& state) {
 }
 
 template <class Real>
+void Simulation<Real>::synchronize() {
+  if (!stepper_->behind()) return;
+  stepper_->synchronize(*engine_, x_, v_);
+  host_current_ = false;
+}
+
+template <class Real>
 void Simulation<Real>::download() {
+  synchronize();
   if (host_current_) return;
   const std::size_t n = particles_.size();
   scratch_.resize(3 * n);
@@ -133,9 +141,12 @@ Diagnostics Simulation<Real>::diagnostics() {
 
 template <class Real>
 std::optional<NonFinite> Simulation<Real>::first_nonfinite() {
-  // Checked where the state lives; copied out only to name the culprit.
+  // Checked where the state lives; copied out only to name the culprit. A stepper that is behind
+  // left in x the positions of its last force evaluation: those are checked (a velocity that
+  // stopped being finite shows in them a step later), and the state is brought up to name one.
   ArrayDevice<Real>& device = engine_->device();
-  const bool finite = device.all_finite(x_) && device.all_finite(v_);
+  const bool finite =
+      device.all_finite(x_) && (stepper_->behind() || device.all_finite(v_));
   if (share_) return share_->first_nonfinite(finite ? std::nullopt : local_nonfinite());
   if (finite) return std::nullopt;
   return local_nonfinite();

@@ -183,6 +183,78 @@ TEST(Whfast, AResumedRunContinuesBitForBit) {
   EXPECT_EQ(a.z, b.z);
 }
 
+// The Jacobi coordinates kept between steps (REBOUND's safe_mode = 0), the outer Solar System at
+// REBOUND's test step with the 11th-order corrector.
+Simulation<double> kept_simulation(const Particles<double>& p, double dt, int corrector = 11) {
+  SimClock clock;
+  clock.dt = dt;
+  return Simulation<double>(p, make_force_engine<double>("direct", EngineOptions{.threads = 1}),
+                            std::make_unique<WhfastArrayStepper<double>>(corrector, true), clock);
+}
+
+// Kept and safe are one map, C H^n C⁻¹, rounded differently: after 1000 steps (3 Jupiter orbits)
+// the positions agree to what 1000 steps of fp64 rounding leave (measured ~10⁻¹³ au), and the
+// kept run owes its x and v until they are read.
+constexpr double kKeptSafeAgreement = 1e-11;
+
+TEST(Whfast, KeptCoordinatesFollowTheSafeMap) {
+  const Particles<double> p = rebound_outer_solar_system();
+  const double dt = 0.005 * 12. * 2. * 3.1415;
+  SimClock clock;
+  clock.dt = dt;
+  Simulation<double> safe(p, make_force_engine<double>("direct", EngineOptions{.threads = 1}),
+                          std::make_unique<WhfastArrayStepper<double>>(11, false), clock);
+  Simulation<double> kept = kept_simulation(p, dt);
+  planetary_test::steps(safe, 1000);
+  planetary_test::steps(kept, 1000);
+  const Particles<double>& a = safe.particles();
+  const Particles<double>& b = kept.particles();
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    worst = std::max({worst, std::abs(a.x[i] - b.x[i]), std::abs(a.y[i] - b.y[i]),
+                      std::abs(a.z[i] - b.z[i])});
+  std::printf("whfast kept against safe, 1000 steps: largest position difference %.3g au\n",
+              worst);
+  EXPECT_LT(worst, kKeptSafeAgreement);
+  EXPECT_GT(worst, 0.0);  // two roundings: equal bits would mean one path was not taken
+}
+
+// Reading the state (x and v brought up on a copy of the Jacobi coordinates) changes no later
+// bit; a checkpoint's state (the Jacobi coordinates and the last step) continues bit for bit;
+// REBOUND's expectation of test_whfast_outersolarsystem (|ΔE/E| < 2.4·10⁻⁸) holds, corrector 11
+// or none.
+TEST(Whfast, KeptCoordinatesReadAndResumeWithoutChangingABit) {
+  const Particles<double> p = rebound_outer_solar_system();
+  const double dt = 0.005 * 12. * 2. * 3.1415;
+  for (const int corrector : {0, 11}) {
+    SCOPED_TRACE(corrector);
+    Simulation<double> quiet = kept_simulation(p, dt, corrector);
+    Simulation<double> read = kept_simulation(p, dt, corrector);
+    Simulation<double> first = kept_simulation(p, dt, corrector);
+    const double e0 = quiet.diagnostics().energy_total;
+    planetary_test::steps(quiet, 400);
+    for (int k = 0; k < 400; ++k) {
+      planetary_test::steps(read, 1);
+      (void)read.diagnostics();
+    }
+    planetary_test::steps(first, 150);
+    const StepperState<double> saved = first.stepper_state();
+    EXPECT_FALSE(saved.empty());
+    Simulation<double> second = kept_simulation(first.particles(), dt, corrector);
+    second.load_stepper_state(saved);
+    planetary_test::steps(second, 250);
+    const Particles<double>& a = quiet.particles();
+    for (Simulation<double>* other : {&read, &second}) {
+      const Particles<double>& b = other->particles();
+      EXPECT_EQ(a.x, b.x);
+      EXPECT_EQ(a.vy, b.vy);
+      EXPECT_EQ(a.z, b.z);
+    }
+    integrate_to(quiet, 1000. * 2. * 3.1415);
+    EXPECT_LT(relative_energy_error(e0, quiet.diagnostics().energy_total), 2.4e-8);
+  }
+}
+
 TEST(Whfast, RefusesASystemWithoutACentralMass) {
   Particles<double> p = jupiter_saturn();
   p.mass[0] = 0.0;

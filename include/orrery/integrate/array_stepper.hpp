@@ -37,6 +37,15 @@ class ArrayStepper {
   // have written.
   virtual void load(SecondOrderSystem<Real>& system, const StepperState<Real>& state) = 0;
   virtual void clear() = 0;
+  // A stepper that carries the state in coordinates of its own between steps (whfast, unless in
+  // safe mode) may leave x and v behind it: behind() says so, and synchronize() then writes the
+  // state at the end of the last step to x and v, its own state unchanged (the steps after give
+  // the same bits whether or not it was called). Whoever reads x or v after step() calls it
+  // first (Simulation does); the positions in x are those of the step's last force evaluation.
+  // clear() and load() on a stepper that is behind start it from x and v as they are.
+  virtual bool behind() const { return false; }
+  virtual void synchronize(SecondOrderSystem<Real>& /*system*/, DeviceBuffer<Real>& /*x*/,
+                           DeviceBuffer<Real>& /*v*/) {}
   // G and the masses of a system of point masses, for a method that splits off each body's
   // Kepler orbit (whfast); the others need only a(x) and ignore them. Simulation passes its
   // engine's whenever the bodies change.

@@ -11,6 +11,7 @@
 
 #include "orrery/integrate/array_stepper.hpp"
 #include "orrery/integrate/block_steps/block_levels.hpp"
+#include "orrery/integrate/ias15/ias15_criterion.hpp"
 #include "orrery/integrate/integrator_family.hpp"
 
 namespace orrery {
@@ -60,12 +61,19 @@ std::string integrators_markdown_table();
 // ParameterError("precision", "fp32", ...) for a method that does not run in fp32
 // (IntegratorInfo::fp32). `corrector`: whfast's symplectic corrector, 0 (none) or an order of
 // Whfast::corrector_orders; ParameterError("corrector", ...) for another order, or for a
-// corrector with any other method.
+// corrector with any other method. `ias15_criterion`: how ias15 chooses its step, one of
+// kIas15CriterionNames (ParameterError("ias15-criterion", ...) for another name, or for a
+// criterion other than the default with any other method). `whfast_safe_mode`: whfast converts
+// to and from its Jacobi coordinates at every step (true), or keeps them between steps and is
+// behind() after each (integrate/wisdom_holman/array_stepper.hpp); ignored by the others.
 template <class Real>
 std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name,
                                                        double tolerance = 0.0,
                                                        const BlockStepOptions& block = {},
-                                                       int corrector = 0);
+                                                       int corrector = 0,
+                                                       std::string_view ias15_criterion =
+                                                           kIas15CriterionNames[0],
+                                                       bool whfast_safe_mode = true);
 std::vector<std::string> adaptive_integrator_names();
 
 }  // namespace orrery

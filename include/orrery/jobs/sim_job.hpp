@@ -17,6 +17,7 @@
 #include "orrery/core/parameter.hpp"
 #include "orrery/core/precision.hpp"
 #include "orrery/integrate/block_steps/block_levels.hpp"
+#include "orrery/integrate/ias15/ias15_criterion.hpp"
 #include "orrery/nbody/diagnostics.hpp"
 #include "orrery/scenes/initial_conditions.hpp"
 
@@ -37,6 +38,11 @@ struct SimJob {
   double dt = 0.0;                                            // 0: the scene's
   double tolerance = 0.0;  // > 0: step-size control (embedded pairs); dt is then the first step
   std::int64_t corrector = 0;  // whfast's symplectic corrector order (0: none)
+  // ias15's step criterion (kIas15CriterionNames); a run stored without one used "global".
+  std::string ias15_criterion{kIas15CriterionNames[0]};
+  // whfast's Jacobi coordinates converted at every step (REBOUND's safe mode), or kept between
+  // steps; a run stored without the choice was in safe mode.
+  bool whfast_safe_mode = false;
   // Block steps (leapfrog-block): η and the length L of Δt_i = (2ηL/|a_i|)^{1/2}
   // (integrate/block_steps/block_levels.hpp); L = 0: the run's softening.
   double block_eta = BlockStepOptions{}.eta;

@@ -67,8 +67,18 @@ class Simulation {
   // The state where the engine keeps it (3N values [x..., y..., z...], on engine().device()),
   // and the masses on the host, for a face that reads or writes them in place; whoever writes
   // them calls state_changed() before the next step or read.
-  DeviceBuffer<Real>& positions() { return x_; }
-  DeviceBuffer<Real>& velocities() { return v_; }
+  DeviceBuffer<Real>& positions() {
+    synchronize();
+    return x_;
+  }
+  DeviceBuffer<Real>& velocities() {
+    synchronize();
+    return v_;
+  }
+  // Brings x and v to the clock's time where the stepper carries the state in coordinates of its
+  // own (integrate/array_stepper.hpp, behind()); every read above and below calls it, so only a
+  // face that keeps views of x or v across steps calls it itself. It changes no later bit.
+  void synchronize();
   std::vector<Real>& masses() { return particles_.mass; }
   // After the state was written from outside: the engine takes the masses again, the host copy
   // is refreshed when next read, and the stepper starts afresh (its own state belongs to the

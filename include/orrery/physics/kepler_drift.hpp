@@ -9,7 +9,12 @@
 //   f = 1 − μ G₂/r₀,  g = h − μ G₃,  ḟ = −μ G₁/(r₀ r),  ġ = 1 − μ G₂/r.
 // The same formulas hold for ellipses (β > 0) and hyperbolae (β < 0), forwards and backwards.
 //
-// X is found by Newton's method from the second-order guess X ≈ h/r₀ (1 − h η₀/(2 r₀²)); where
+// X is found from the second-order guess X ≈ h/r₀ (1 − h η₀/(2 r₀²)). Where that guess is close
+// (fp32 and fp64, a step of a small part of an orbit, as in a planetary system: Halley's step
+// from it moves X by at most 10⁻⁴ X), the G's are evaluated once: Halley's step, the G's carried
+// to its X by their Taylor series (dG_k/dX = G_{k−1}, dG₀/dX = −β G₁; to third order, an error
+// (ΔX/X)⁴ βX²/4 ≤ 10⁻¹⁷), Newton's step there (from Halley's error ~10⁻¹² to below the unit
+// roundoff) and the G's carried again. Elsewhere by Newton's method from the guess; where
 // its first step moves X by more than 1 % of a period's X (2π/√β), by the Laguerre–Conway
 // iteration from the mean-motion guess X = β h/μ (Conway, Celest. Mech. 39, 199, 1986); and where
 // neither repeats a value within its iterations, by bisection of a bracket that always holds the
@@ -92,6 +97,43 @@ std::array<Real, 4> stiefel_functions(Real beta, Real x) {
   return {c0, x * c1, x * x * c2, x * x * x * c3};
 }
 
+// The G's at X + d from those at X: their Taylor series to the given order (2 or 3).
+template <int Order, class Real>
+std::array<Real, 4> carried(const std::array<Real, 4>& g, Real beta, Real d) {
+  const Real d2 = d * d / Real(2);
+  std::array<Real, 4> c{g[0] - d * beta * g[1] - d2 * beta * g[0],
+                        g[1] + d * g[0] - d2 * beta * g[1], g[2] + d * g[1] + d2 * g[0],
+                        g[3] + d * g[2] + d2 * g[1]};
+  if constexpr (Order == 3) {
+    const Real d3 = d2 * d / Real(3);
+    c[0] = c[0] + d3 * beta * beta * g[1];
+    c[1] = c[1] - d3 * beta * g[0];
+    c[2] = c[2] - d3 * beta * g[1];
+    c[3] = c[3] + d3 * g[0];
+  }
+  return c;
+}
+
+}  // namespace kepler_drift_detail
+
+namespace kepler_drift_detail {
+
+// x and v moved by Gauss's f and g functions from the G's at the root.
+template <class Real>
+void finish_drift(std::array<Real, 3>& x, std::array<Real, 3>& v, Real mu, Real h, Real r0,
+                  Real eta0, Real zeta0, const std::array<Real, 4>& g) {
+  const Real r = r0 + eta0 * g[1] + zeta0 * g[2];
+  const Real f_minus_1 = -mu * g[2] / r0;
+  const Real gg = h - mu * g[3];
+  const Real fdot = -mu * g[1] / (r0 * r);
+  const Real gdot_minus_1 = -mu * g[2] / r;
+  const std::array<Real, 3> x0 = x, v0 = v;
+  for (int k = 0; k < 3; ++k) {
+    x[k] += f_minus_1 * x0[k] + gg * v0[k];
+    v[k] += fdot * x0[k] + gdot_minus_1 * v0[k];
+  }
+}
+
 }  // namespace kepler_drift_detail
 
 // Moves (x, v), relative to the mass μ > 0, along its conic by h (either sign).
@@ -116,11 +158,27 @@ void kepler_drift(std::array<Real, 3>& x, std::array<Real, 3>& v, Real mu, Real 
     const Real bent = eta0 * g[1] + zeta0 * g[2];
     return (X * bent - eta0 * g[2] - zeta0 * g[3] + h) / (r0 + bent);
   };
-  const Real x_per_period = beta > Real(0) ? kTwoPi / M::sqrt(beta) : Real(0);
-
   Real X = h / r0 * (Real(1) - h * eta0 / (Real(2) * r0 * r0));
+  std::array<Real, 4> g = stiefel_functions(beta, X);
+  if constexpr (std::is_same_v<Real, float> || std::is_same_v<Real, double>) {
+    constexpr Real kCloseGuess = Real(1e-4);
+    const Real f = residual(g, X);
+    const Real fp = r0 + eta0 * g[1] + zeta0 * g[2];
+    const Real fpp = eta0 * g[0] + zeta0 * g[1];
+    const Real halley = -Real(2) * f * fp / (Real(2) * fp * fp - f * fpp);
+    if (magnitude(halley) <= kCloseGuess * magnitude(X)) {
+      g = carried<3>(g, beta, halley);
+      X = X + halley;
+      const Real step = newton(X, g) - X;
+      g = carried<2>(g, beta, step);
+      X = X + step;
+      finish_drift(x, v, mu, h, r0, eta0, zeta0, g);
+      return;
+    }
+  }
+  const Real x_per_period = beta > Real(0) ? kTwoPi / M::sqrt(beta) : Real(0);
   bool converged = false;
-  Real first = newton(X, stiefel_functions(beta, X));
+  Real first = newton(X, g);
   if (beta > Real(0) && magnitude(first - X) > Real(0.01) * x_per_period) {
     // Laguerre–Conway (n = 5): converges from far away, where Newton's method may cycle.
     X = beta * h / mu;
@@ -175,17 +233,7 @@ void kepler_drift(std::array<Real, 3>& x, std::array<Real, 3>& v, Real mu, Real 
       X = (lo + hi) / Real(2);
     }
   }
-  const std::array<Real, 4> g = stiefel_functions(beta, X);
-  const Real r = r0 + eta0 * g[1] + zeta0 * g[2];
-  const Real f_minus_1 = -mu * g[2] / r0;
-  const Real gg = h - mu * g[3];
-  const Real fdot = -mu * g[1] / (r0 * r);
-  const Real gdot_minus_1 = -mu * g[2] / r;
-  const std::array<Real, 3> x0 = x, v0 = v;
-  for (int k = 0; k < 3; ++k) {
-    x[k] += f_minus_1 * x0[k] + gg * v0[k];
-    v[k] += fdot * x0[k] + gdot_minus_1 * v0[k];
-  }
+  finish_drift(x, v, mu, h, r0, eta0, zeta0, stiefel_functions(beta, X));
 }
 
 }  // namespace orrery

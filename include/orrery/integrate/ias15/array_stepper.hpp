@@ -8,9 +8,17 @@
 //   sweep   for n = 1 … 7: x_n = x(h_n) from a₀, v₀ and b; a_n = a(x_n); g_{n−1} from the
 //           divided difference of a_n; b += M (the change of g_{n−1})
 //   repeat  until max|Δb₆|/max|a_n| is below the unit roundoff, stops falling, or 12 sweeps ran
-//   control ε = max|b₆| / max|a(h₇)| ("global" estimate, §3.3); the next step
-//           Δt' = Δt (ε_b/ε)^{1/7}; a Δt' below Δt/4 rejects the step (x, v and the state stay as
-//           they were), and Δt' is at most 4 Δt
+//   control the next step Δt' by one of two criteria (Ias15Criterion):
+//           prs24 (Pham, Rein & Spiegel, Open J. Astrophys. 7, 1, 2024; REBOUND's default):
+//             for each body with a ≠ 0, from the polynomial of the step, in units of Δt,
+//               y₂ = |a(Δt)|², y₃ = |Δt ȧ(Δt)|², y₄ = |Δt² ä(Δt)|²,
+//               τ² = 2 y₂ / (y₃ + √(y₂ y₄)),
+//             Δt' = Δt · min τ · (7! ε_b)^{1/7} (REBOUND's factor, chosen so that the default
+//             ε_b takes steps like those of the global criterion);
+//           global (Rein & Spiegel 2015, §3.3): ε = max|b₆| / max|a(h₇)|,
+//             Δt' = Δt (ε_b/ε)^{1/7};
+//           a Δt' below Δt/4 rejects the step (x, v and the state stay as they were), and Δt' is
+//           at most 4 Δt
 //   update  x += Δt v₀ + Δt² (a₀/2 + Σ b_k/((k+2)(k+3))), v += Δt (a₀ + Σ b_k/(k+2)), each sum
 //           compensated (Kahan–Babuška, TwoSum): x + c_x is the position carried to 2× precision
 //
@@ -37,6 +45,7 @@
 #include "orrery/core/static_for.hpp"
 #include "orrery/integrate/array_stepper.hpp"
 #include "orrery/integrate/ias15/gauss_radau.hpp"
+#include "orrery/integrate/ias15/ias15_criterion.hpp"
 
 namespace orrery {
 
@@ -60,7 +69,9 @@ class Ias15ArrayStepper final : public ArrayStepper<Real> {
 
  public:
   // tolerance: ε_b (> 0), or 0 for fixed steps.
-  explicit Ias15ArrayStepper(double tolerance) : tolerance_(tolerance) {}
+  explicit Ias15ArrayStepper(double tolerance,
+                             Ias15Criterion criterion = Ias15Criterion::prs24)
+      : tolerance_(tolerance), criterion_(criterion) {}
 
   StepReport<Real> step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
                         DeviceBuffer<Real>& v, Real h) override {
@@ -79,11 +90,11 @@ class Ias15ArrayStepper final : public ArrayStepper<Real> {
       update(device, x, v, X, V, h, predicted);
       return {.taken = h, .accepted = true, .error = std::nullopt, .next = h};
     }
-    // (ε_b/ε)^{1/7} ≥ 1/4 ⇔ ε ≤ 4⁷ ε_b: the report's error is ε/(4⁷ ε_b), ≤ 1 when accepted.
-    const double ratio = static_cast<double>(estimate) / tolerance_;
-    const double accepted_ratio = std::pow(kSafety, -7.0);
-    const double factor = ratio == 0 ? 1 / kSafety : std::pow(ratio, -1.0 / 7.0);
-    const Real error = static_cast<Real>(ratio / accepted_ratio);
+    // Δt'/Δt ≥ 1/4 accepts: the report's error is (1/4 ÷ Δt'/Δt)⁷, ≤ 1 when accepted (for the
+    // global criterion ε/(4⁷ ε_b)).
+    const double factor =
+        criterion_ == Ias15Criterion::prs24 ? prs24_factor() : global_factor(estimate);
+    const Real error = static_cast<Real>(std::pow(kSafety / factor, 7.0));
     if (!(factor >= kSafety))  // a NaN estimate rejects too
       return {.taken = Real(0), .accepted = false, .error = error,
               .next = h * static_cast<Real>(std::isnan(factor) ? kSafety : factor)};
@@ -91,6 +102,8 @@ class Ias15ArrayStepper final : public ArrayStepper<Real> {
     return {.taken = h, .accepted = true, .error = error,
             .next = h * static_cast<Real>(std::min(factor, 1 / kSafety))};
   }
+
+  Ias15Criterion criterion() const { return criterion_; }
 
   void save(SecondOrderSystem<Real>&, StepperState<Real>& state) const override {
     state = StepperState<Real>();
@@ -188,6 +201,42 @@ class Ias15ArrayStepper final : public ArrayStepper<Real> {
       }
     }
     return from_last;
+  }
+
+  // Δt'/Δt by the global criterion from its estimate ε; 1/kSafety (the most growth) when ε = 0.
+  double global_factor(Real estimate) const {
+    const double ratio = static_cast<double>(estimate) / tolerance_;
+    return ratio == 0 ? 1 / kSafety : std::pow(ratio, -1.0 / 7.0);
+  }
+
+  // Δt'/Δt by PRS24 from a₀ and the converged b (REBOUND's integrator_ias15.c, adaptive_mode 2):
+  // per body, a(Δt) = a₀ + Σ b_k, Δt ȧ(Δt) = Σ (k+1) b_k, Δt² ä(Δt) = Σ (k+1) k b_k. Bodies
+  // without acceleration take no part; where no body gives a finite τ (no forces), the step
+  // grows by the most allowed, 1/kSafety.
+  double prs24_factor() const {
+    const std::size_t n = n3_ / 3;
+    const Real* a0 = a0_host_;
+    double least = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < n; ++i) {
+      double a0i = 0, y2 = 0, y3 = 0, y4 = 0;
+      for (std::size_t c = 0; c < 3; ++c) {
+        const std::size_t m = c * n + i;
+        const double a = static_cast<double>(a0[m]);
+        double end = a, jerk = 0, snap = 0;
+        for (int k = 0; k < kTerms; ++k) {
+          const double b = static_cast<double>(b_[k * n3_ + m]);
+          end += b;
+          jerk += (k + 1) * b;
+          snap += (k + 1) * k * b;
+        }
+        a0i += a * a, y2 += end * end, y3 += jerk * jerk, y4 += snap * snap;
+      }
+      if (!std::isnormal(a0i)) continue;
+      const double tau2 = 2 * y2 / (y3 + std::sqrt(y4 * y2));
+      if (std::isnormal(tau2) && tau2 < least) least = tau2;
+    }
+    if (!std::isnormal(least)) return 1 / kSafety;
+    return std::sqrt(least) * std::pow(tolerance_ * 5040.0, 1.0 / 7.0);
   }
 
   // Sweeps until converged; returns the step-control estimate max|b₆|/max|a(h₇)|.
@@ -290,6 +339,7 @@ class Ias15ArrayStepper final : public ArrayStepper<Real> {
   }
 
   double tolerance_;
+  Ias15Criterion criterion_;
   // The saved state.
   std::vector<Real> b_last_, e_last_, cx_, cv_;
   Real h_last_ = Real(0);

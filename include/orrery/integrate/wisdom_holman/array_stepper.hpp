@@ -11,12 +11,22 @@
 //   kick h      v'_i += h (a'_i + G η_i x'_i/|x'_i|³), a' the Jacobi transform of the system's
 //               accelerations a(x) at the drifted positions (its one force evaluation)
 //   drift h/2
-// The bodies' inertial x and v go to Jacobi coordinates at the start of every step and back at
-// its end (REBOUND's safe mode), so the stepper keeps no state between steps, and a checkpoint
-// holds none. With a corrector of order k (3, 5, 7, 11 or 17) the step is C H C⁻¹, C a product
-// of k − 1 operators Z(a, b) = K(a) I(−b) K(−2a) I(b) K(a) (K a Kepler drift, I a kick) with the
-// coefficients of Wisdom, Holman & Touma (Fields Inst. Commun. 10, 217, 1996), so the map is
+// With a corrector of order k (3, 5, 7, 11 or 17) the map is C H C⁻¹, C a product of k − 1
+// operators Z(a, b) = K(a) I(−b) K(−2a) I(b) K(a) (K a Kepler drift, I a kick) with the
+// coefficients of Wisdom, Holman & Touma (Fields Inst. Commun. 10, 217, 1996), so it is
 // conjugate to one whose error is O(ε h^k) + O(ε² h²) for perturbations of relative size ε.
+//
+// Two ways to keep the state, which give the same map and differ in rounding and cost:
+// - safe (REBOUND's safe_mode = 1): the bodies' inertial x and v go to Jacobi coordinates at the
+//   start of every step and back at its end, each step C H C⁻¹; the stepper keeps no state, a
+//   checkpoint holds none, and x and v are the state after every step.
+// - kept (REBOUND's safe_mode = 0 with keep_unsynchronized = 1): the Jacobi coordinates stay
+//   with the stepper from step to step, after the kick, with the last half drift owed; a step
+//   is then one drift of h (the owed h/2 and its own first h/2) and a kick, and C is applied at
+//   the start only, C⁻¹ and the owed drift only when x and v are read (synchronize(), on a copy,
+//   so reading changes no later bit). The stepper is behind() after every step; a checkpoint
+//   holds the Jacobi coordinates and the last step's size. A step of another size than the
+//   last first settles the owed drift and C⁻¹ of the last size, then starts anew with C.
 //
 // It needs G and the masses (set_gravity; Simulation passes its engine's): m₀ > 0, and any other
 // mass ≥ 0 — a massless body (a test particle) feels the others and moves none of them.
@@ -33,15 +43,18 @@ template <class Real>
 class WhfastArrayStepper final : public ArrayStepper<Real> {
  public:
   // corrector: 0 (none) or one of Whfast::corrector_orders; ParameterError("corrector", ...)
-  // otherwise.
-  explicit WhfastArrayStepper(int corrector = 0);
+  // otherwise. kept: the Jacobi coordinates kept between steps (above), else safe.
+  explicit WhfastArrayStepper(int corrector = 0, bool kept = false);
 
   StepReport<Real> step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
                         DeviceBuffer<Real>& v, Real h) override;
   void save(SecondOrderSystem<Real>&, StepperState<Real>& state) const override;
   void load(SecondOrderSystem<Real>&, const StepperState<Real>& state) override;
-  void clear() override {}
+  void clear() override { jacobi_current_ = behind_ = false; }
   void set_gravity(double g, std::span<const Real> mass) override;
+  bool behind() const override { return behind_; }
+  void synchronize(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
+                   DeviceBuffer<Real>& v) override;
 
  private:
   void kepler(Real h);  // the Kepler orbits of bodies 1 … N−1
@@ -49,12 +62,22 @@ class WhfastArrayStepper final : public ArrayStepper<Real> {
   void kick(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x, Real h);
   void corrector_z(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x, Real a, Real b);
   void correct(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x, Real sign, Real h);
+  // The owed drift of h/2 and C⁻¹, then x and v from the Jacobi coordinates.
+  void finish(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x, DeviceBuffer<Real>& v,
+              Real h);
+  void prepare(ArrayDevice<Real>& device, std::size_t n3);
 
   int corrector_;
+  bool kept_;
+  // The Jacobi coordinates hold the state after the last step's kick (kept: the owed drift of
+  // last_step_/2 not yet taken); x and v are behind them.
+  bool jacobi_current_ = false, behind_ = false;
+  Real last_step_{0};
   Real g_;
   std::vector<Real> mass_, eta_;
   // Jacobi positions and velocities, inertial scratch and accelerations (3N each, [x…, y…, z…]).
   std::vector<Real> xj_, vj_, inertial_, aj_;
+  std::vector<Real> xj_copy_, vj_copy_;  // kept across synchronize()
   DeviceBuffer<Real> acceleration_;
 };
 
