@@ -7,12 +7,14 @@
 //
 // The series is cut after s²¹¹/23 (0.0295¹² < 10⁻¹⁸), the sum by Horner's rule in fused
 // multiply-adds, and ln 2 split in two (Cody & Waite) so that e·ln 2 loses nothing: a few units
-// in the last place. frexp and the scaling by 2 are exact. Any lane type: a scalar, or a SIMD
+// in the last place. Splitting off the exponent and the scaling by 2 are exact. Any lane type: a scalar, or a SIMD
 // vector element by element (the indicators take a logarithm once per renormalisation interval,
 // not per step).
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -25,12 +27,17 @@ ORRERY_HD double exact_log(double x) {
   if (!(x > 0.0)) return x == 0.0 ? -std::numeric_limits<double>::infinity()
                                   : std::numeric_limits<double>::quiet_NaN();
   if (x > std::numeric_limits<double>::max()) return x;
+  // x = m·2^e with m ∈ [½, 1), as frexp gives them, read from the bits (no library call: the
+  // CPU lanes take this once per lane and interval, where a call per lane cost more than the
+  // steps).
   int e = 0;
-#if defined(__CUDA_ARCH__)
-  double m = ::frexp(x, &e);
-#else
-  double m = std::frexp(x, &e);
-#endif
+  if (x < std::numeric_limits<double>::min()) x *= 0x1p54, e = -54;  // subnormal: now normal
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  e += static_cast<int>((bits >> 52) & 0x7ff) - 1022;
+  bits = (bits & 0x000fffffffffffffULL) | 0x3fe0000000000000ULL;
+  double m = 0;
+  std::memcpy(&m, &bits, sizeof m);
   if (m < 0.70710678118654752440) m += m, e -= 1;
   const double s = (m - 1.0) / (m + 1.0), z = s * s;
   double p = 1.0 / 23.0;
