@@ -66,7 +66,10 @@ void BM_Ias15Pythagorean(benchmark::State& state) {
   double seconds = 0, cpu_seconds = 0, drift = 0, a = 0, e = 0;
   long steps = 0, rejected = 0, evaluations = 0;
   for (auto _ : state) {
-    EngineOptions o{.g = ic.g, .softening = ic.softening, .threads = 1};
+    EngineOptions o;
+    o.g = ic.g;
+    o.softening = ic.softening;
+    o.threads = 1;
     auto engine = std::make_unique<Counted<Real>>(make_force_engine<Real>("direct", o));
     Counted<Real>* counted = engine.get();
     SimClock clock;

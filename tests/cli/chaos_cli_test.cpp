@@ -139,7 +139,9 @@ TEST(ChaosCli, EscapeBasinOfHenonHeilesAboveTheSaddles) {
   }
   EXPECT_GT(left, exit.size() / 2) << "at E = 0.25 most starts leave by t = 100";
   EXPECT_EQ(h5::read_attribute(file.id(), "exit_names").text, "up,left,right");
-  if (can_draw_text()) EXPECT_GT(read_png(dir / "e.png").width, 20);
+  if (can_draw_text()) {
+    EXPECT_GT(read_png(dir / "e.png").width, 20);
+  }
 }
 
 TEST(ChaosCli, BadInputIsRefusedBeforeWork) {

@@ -56,7 +56,9 @@ TEST(SectionCli, CrossingsOnThePlaneAtTheEnergyAndTheEnsemblesBits) {
   const auto r = run_cli(args, dir.path());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("section: x = 0 (up)"), std::string::npos) << r.out;
-  if (can_draw_text()) EXPECT_TRUE(std::filesystem::exists(dir / "s.png"));
+  if (can_draw_text()) {
+    EXPECT_TRUE(std::filesystem::exists(dir / "s.png"));
+  }
 
   const SectionFile s = read_section(dir / "s.h5", "yoshida4-fp64");
   // On the plane: Hénon's step lands on x = 0 (exactly, here; 10⁻¹² is the bound).
@@ -86,7 +88,9 @@ TEST(SectionCli, CrossingsOnThePlaneAtTheEnergyAndTheEnsemblesBits) {
   const SectionFile e = read_section(dir / "e.h5", "yoshida4-fp64");
   ASSERT_EQ(e.points.size(), s.points.size());
   for (std::size_t i = 0; i < e.points.size(); ++i)
-    if (!std::isnan(s.points[i])) ASSERT_EQ(e.points[i], s.points[i]) << "word " << i;
+    if (!std::isnan(s.points[i])) {
+      ASSERT_EQ(e.points[i], s.points[i]) << "word " << i;
+    }
   EXPECT_EQ(e.count, s.count);
 }
 

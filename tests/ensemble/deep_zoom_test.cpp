@@ -130,9 +130,10 @@ TEST(DeepZoom, DoubleDoubleCountsAreTheArbitraryPrecisionCounts) {
     // The control: at fp64's 53 bits the same reference loses the window (and the twin's
     // shift), and its count is not the double-double one.
     const DivergenceSetup s = make_divergence_setup(pythagorean_window(width));
-    if (width < 1e-15)
+    if (width < 1e-15) {
       EXPECT_NE(reference_count<ClassicRK4>(s, 1, 1, 53),
                 reference_count<ClassicRK4>(s, 1, 1, 160));
+    }
     RecordProperty("width_" + std::to_string(width),
                    std::to_string(a.equal) + " equal, " + std::to_string(a.sensitive) +
                        " sensitive");
@@ -151,11 +152,12 @@ TEST(DeepZoom, WhereFp64ResolvesTheWindowBothPrecisionsAgree) {
   const DivergenceSetup s = make_divergence_setup(p);
   for (std::int32_t k = 0; k < kGrid; ++k)
     for (std::int32_t j = 0; j < kGrid; ++j)
-      if (fp64.at(j, k) != dd.at(j, k))
+      if (fp64.at(j, k) != dd.at(j, k)) {
         EXPECT_NE(reference_count<ClassicRK4>(s, j, k, 160),
                   reference_count<ClassicRK4>(s, j, k, 256))
             << "pixel (" << j << ", " << k << "): fp64 " << fp64.at(j, k) << ", dd "
             << dd.at(j, k) << " where the reference is not sensitive";
+      }
   EXPECT_LT(dd.at(0, 0), p.steps);
 }
 

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <string_view>
+
 #include "device/cpu/cpu_isa.hpp"
 #include "device/cpu/on_threads.hpp"
 #include "orrery/core/backend.hpp"
@@ -18,7 +20,7 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                                     const MapRunOptions& options) {
   const CpuKernel& kernel = choose_kernel<CpuKernel>(cpu_kernels(), options.cpu_kernel);
   // Double-double is compiled for the vector instruction sets only (twin_lanes.cpp).
-  if (options.precision == Precision::dd && kernel.name == "generic")
+  if (options.precision == Precision::dd && std::string_view(kernel.name) == "generic")
     throw ParameterError("precision", to_string(options.precision),
                          "fp64, fp32 or mixed on the generic kernel: double-double needs AVX2 "
                          "or AVX-512 (--cpu-kernel)");
