@@ -9,6 +9,7 @@
 
 #include "orrery/core/float128.hpp"
 #include "orrery/core/seconds_since.hpp"
+#include "orrery/device/forwarding_device.hpp"
 #include "orrery/dist/bodies_over_ranks.hpp"
 #include "orrery/dist/communicator.hpp"
 
@@ -22,39 +23,15 @@ bool g_measure_rank_wait = false;
 // The inner engine's device, with the step control's maximum norm taken over the ranks: every
 // rank then accepts or rejects a step, and chooses the next, as one process does.
 template <class Real>
-class DeviceOverRanks final : public ArrayDevice<Real> {
+class DeviceOverRanks final : public ForwardingDevice<Real> {
  public:
-  explicit DeviceOverRanks(ArrayDevice<Real>& inner) : inner_(inner) {}
-  std::string name() const override { return inner_.name(); }
-  bool host_accessible() const override { return inner_.host_accessible(); }
-  DeviceBuffer<Real> allocate(std::size_t n) override { return inner_.allocate(n); }
-  void copy_to_device(std::span<const Real> host, DeviceBuffer<Real>& dst) override {
-    inner_.copy_to_device(host, dst);
-  }
-  void copy_to_host(const DeviceBuffer<Real>& src, std::span<Real> host) override {
-    inner_.copy_to_host(src, host);
-  }
-  void copy(const DeviceBuffer<Real>& src, DeviceBuffer<Real>& dst) override {
-    inner_.copy(src, dst);
-  }
-  void combine(DeviceBuffer<Real>& out, const DeviceBuffer<Real>& y, Real h,
-               std::span<const Real> c, std::span<const DeviceBuffer<Real>* const> k) override {
-    inner_.combine(out, y, h, c, k);
-  }
-  void combine_listed(DeviceBuffer<Real>& y, Real h, double c, const DeviceBuffer<Real>& k,
-                      std::span<const std::uint32_t> targets) override {
-    inner_.combine_listed(y, h, c, k, targets);
-  }
-  // This rank's values only: a Simulation over ranks agrees on a non-finite state through its
-  // BodyShare.
-  bool all_finite(const DeviceBuffer<Real>& b) override { return inner_.all_finite(b); }
+  using ForwardingDevice<Real>::ForwardingDevice;
+  // all_finite stays this rank's: a Simulation over ranks agrees on a non-finite state through
+  // its BodyShare.
   double max_scaled_error(const DeviceBuffer<Real>& e, const DeviceBuffer<Real>& y,
                           const DeviceBuffer<Real>& z, double atol, double rtol) override {
-    return max_over_ranks(inner_.max_scaled_error(e, y, z, atol, rtol));
+    return max_over_ranks(ForwardingDevice<Real>::max_scaled_error(e, y, z, atol, rtol));
   }
-
- private:
-  ArrayDevice<Real>& inner_;
 };
 
 template <class Real>
