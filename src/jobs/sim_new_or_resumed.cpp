@@ -83,16 +83,6 @@ void describe_run(hid_t root, const SimJob& job, const Plan& plan, const EngineF
   h5::write_attribute(root, "git_hash", git_hash());
 }
 
-// --input given again names the run's file when it is that file, however spelled (./a.csv,
-// an absolute path, from another folder): compared as files (device and inode), not as text.
-bool same_input(hid_t root, const std::string& given, const std::string& stored) {
-  if (given == stored) return true;
-  std::error_code ec;
-  if (std::filesystem::equivalent(given, stored, ec)) return true;
-  return h5::has_attribute(root, "input_path") &&
-         std::filesystem::equivalent(given, h5::read_attribute(root, "input_path").text, ec);
-}
-
 SimCadence cadence_of(const SimJob& job, const RunSettings& s) {
   return SimCadence{s.t_end,        s.every,        s.every_time,     s.checkpoint_every,
                     job.stop_after, job.max_drift, job.stop_on_drift};
@@ -238,21 +228,6 @@ SimOutcome dispatch(Precision p, F&& f) {
   throw ParameterError("--precision", to_string(p), "one of: fp32, fp64, fp128");
 }
 
-// A run records the CPU kernel variant it was computed with, and this CPU must run that
-// variant: another would not continue the run bit for bit.
-void check_recorded_cpu_kernel(hid_t root, const std::string& run) {
-  if (!h5::has_attribute(root, "cpu-kernel"))
-    throw InputError(fmt::format("--resume: '{}' does not record its CPU kernel variant, so it "
-                                 "cannot be continued bit for bit",
-                                 run));
-  const std::string kernel = h5::read_attribute(root, "cpu-kernel").text;
-  if (!cpu_runs_kernel(kernel))
-    throw InputError(fmt::format("--resume: '{}' was computed with the '{}' CPU kernel, which "
-                                 "this CPU cannot run (it runs: {}); another variant would not "
-                                 "continue it bit for bit",
-                                 run, kernel,
-                                 fmt::join(supported_cpu_kernel_names(), ", ")));
-}
 
 SimOutcome described(SimOutcome outcome, const SimJob& job) {
   outcome.cpu_kernel = job.cpu_kernel;
@@ -329,51 +304,7 @@ SimOutcome run_simulation(const SimJob& given, const SimObserver& given_observer
         throw InputError(fmt::format("--resume: '{}' was written by orrery {}; this is orrery "
                                      "{}, whose checkpoints may not continue it bit for bit",
                                      job.out, made_by, version()));
-      check_recorded_cpu_kernel(root, job.out);
-      // The run's own parameters; any the user gave again must agree.
-      for (const auto& f : sim_job_fields()) {
-        if (!is_stored_sim_field(f.name)) continue;
-        // Runs made before the tree engine have no theta or multipole: they are direct runs,
-        // for which neither means anything.
-        // Nor a tolerance: they ran at fixed steps; nor block-step options or a corrector: they
-        // had none. Runs made before ias15 had a choice of criterion chose their steps by the
-        // global one, and go on with it; those made before whfast kept its coordinates were in
-        // safe mode.
-        if ((f.name == "theta" || f.name == "multipole" || f.name == "tolerance" ||
-             f.name == "block-eta" || f.name == "block-length" || f.name == "corrector" ||
-             f.name == "ias15-criterion" || f.name == "whfast-safe-mode") &&
-            !h5::has_attribute(root, f.name)) {
-          // (The integrator is read before these: it comes first among the fields.)
-          if (f.name == "whfast-safe-mode" && stored.integrator == "whfast")
-            stored.whfast_safe_mode = true;
-          if (f.name == "ias15-criterion" && stored.integrator == "ias15") {
-            const bool given_now =
-                std::find(job.given.begin(), job.given.end(), f.name) != job.given.end();
-            const std::string older(kIas15CriterionOfOlderRuns);
-            if (given_now && job.ias15_criterion != older)
-              throw ParameterError("--ias15-criterion", job.ias15_criterion,
-                                   fmt::format("the run's own ({}, as every run stored before "
-                                               "the choice), or nothing: --resume continues the "
-                                               "run as it was made",
-                                               older));
-            stored.ias15_criterion = older;
-          }
-          continue;
-        }
-        const ParamValue in_file = read_param_attribute(root, f);
-        const bool given_now =
-            std::find(job.given.begin(), job.given.end(), f.name) != job.given.end();
-        const bool same = f.name == "input" && std::holds_alternative<std::string>(in_file)
-                              ? same_input(root, job.input, std::get<std::string>(in_file))
-                              : f.get(job) == in_file;
-        if (given_now && !same)
-          throw ParameterError("--" + f.name, format_param_value(f.get(job)),
-                               fmt::format("the run's own {} ({}), or nothing: --resume "
-                                           "continues the run as it was made",
-                                           f.name, format_param_value(in_file)));
-        f.set(stored, in_file);
-      }
-      check_resumed_scene_settings(root, job);
+      stored = stored_sim_job(root, job);
     });
     broadcast_stored_fields(stored);
     return described(dispatch(stored.precision,

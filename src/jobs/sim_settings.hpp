@@ -40,6 +40,11 @@ std::int64_t ranks_of_job();
 // With --resume, each scene parameter given must equal the run's own (ParameterError naming it).
 void check_resumed_scene_settings(hid_t root, const SimJob& job);
 
+// The job that --resume continues, from the run's description (run.h5's root) and what this
+// invocation gave: the stored parameters (any given again must agree: ParameterError), with the
+// defaults of those added since for older runs; refuses a CPU kernel variant this CPU cannot run.
+SimJob stored_sim_job(hid_t root, const SimJob& job);
+
 
 // Steps `sim` to cadence.t_end, writing snapshots and checkpoints as `cadence` says, and stops
 // early, after a checkpoint, when observer.stop_signal says so. Over the ranks of an MPI job every
