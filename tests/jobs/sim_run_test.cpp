@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// `orrery sim`'s run loop: snapshots by step count and by time, checkpoints, bit-identical
-// resume, landing on t_end and on output times, and a state that turns non-finite.
+// `orrery sim`'s run loop: snapshots by step count and by time, bit-identical resume of every
+// integrator, landing on t_end and on output times, a state that turns non-finite, refusals.
+// What a checkpoint holds and how a resume uses it: sim_checkpoint_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,66 +15,15 @@
 #include "orrery/io/hdf5_file.hpp"
 #include "orrery/io/run_store.hpp"
 #include "orrery/jobs/sim_job.hpp"
+#include "sim_run_fixtures.hpp"
 #include "temp_dir.hpp"
 
 namespace orrery {
 namespace {
 
-SimJob small_plummer(const std::filesystem::path& out, const std::string& integrator,
-                     Precision precision) {
-  SimJob job;
-  job.backend = Backend::cpu;  // compared with CPU engines below, also where a GPU is present
-  job.scene = "plummer";
-  job.scene_settings = {{"n", ParamValue{std::int64_t{48}}}, {"seed", ParamValue{std::int64_t{7}}}};
-  job.integrator = integrator;
-  job.precision = precision;
-  job.dt = 1.0 / 64;
-  job.t_end = 1.3;  // not a whole number of steps: the last step is shortened
-  job.every = 10;
-  job.checkpoint_every = 10;
-  job.threads = 2;
-  job.out = out.string();
-  return job;
-}
-
-// The resume of the run in `out` on the CPU (as the runs it resumes), snapshots every 10 steps.
-SimJob resume_of(const std::filesystem::path& out, std::int64_t checkpoint_every = 10) {
-  SimJob rest;
-  rest.backend = Backend::cpu;
-  rest.resume = true;
-  rest.out = out.string();
-  rest.every = 10;
-  rest.checkpoint_every = checkpoint_every;
-  return rest;
-}
-
-// Every dataset and attribute of every snapshot of the run in `run`, and the diagnostics table's
-// file, as raw bytes.
-std::vector<std::vector<std::uint8_t>> snapshot_bytes(const std::filesystem::path& run) {
-  std::vector<std::vector<std::uint8_t>> all;
-  for (std::int64_t index : run_snapshots(run)) {
-    h5::Handle g = h5::open_file(snapshot_path(run, index).string());
-    for (const char* d : {"position", "velocity", "mass", "id"}) {
-      auto v = h5::read_dataset<double>(g.id(), d);
-      std::vector<std::uint8_t> b(v.size() * sizeof(double));
-      std::memcpy(b.data(), v.data(), b.size());
-      all.push_back(b);
-    }
-    for (const char* a : {"time", "energy", "drift_energy"}) {
-      const double x = h5::read_attribute(g.id(), a).reals.at(0);
-      std::vector<std::uint8_t> b(sizeof x);
-      std::memcpy(b.data(), &x, sizeof x);
-      all.push_back(b);
-    }
-  }
-  std::ifstream table(diagnostics_table_path(run), std::ios::binary);
-  all.emplace_back(std::istreambuf_iterator<char>(table), std::istreambuf_iterator<char>());
-  return all;
-}
-
 TEST(SimRun, WritesSnapshotsWithTheDocumentedLayoutAndLandsOnTEnd) {
   test::TempDir dir;
-  const auto job = small_plummer(dir / "run", "leapfrog", Precision::fp64);
+  const auto job = test::small_plummer(dir / "run", "leapfrog", Precision::fp64);
   const SimOutcome o = run_simulation(job);
   EXPECT_DOUBLE_EQ(o.time, 1.3);
   EXPECT_EQ(o.steps, 84);  // 83 steps of 1/64 and a shortened one
@@ -102,7 +52,7 @@ TEST(SimRun, WritesSnapshotsWithTheDocumentedLayoutAndLandsOnTEnd) {
 // step before each is shortened), and at t_end.
 TEST(SimRun, SnapshotsAtOutputTimesLandExactly) {
   test::TempDir dir;
-  SimJob job = small_plummer(dir / "run", "leapfrog", Precision::fp64);
+  SimJob job = test::small_plummer(dir / "run", "leapfrog", Precision::fp64);
   job.every = 0;
   job.every_time = 0.1;
   const SimOutcome o = run_simulation(job);
@@ -122,7 +72,7 @@ TEST(SimRun, SnapshotsAtOutputTimesLandExactly) {
 
 TEST(SimRun, RefusesEveryTimeWithEvery) {
   test::TempDir dir;
-  SimJob job = small_plummer(dir / "run", "leapfrog", Precision::fp64);
+  SimJob job = test::small_plummer(dir / "run", "leapfrog", Precision::fp64);
   job.every_time = 0.1;  // with every = 10
   EXPECT_THROW(run_simulation(job), ParameterError);
   job.every = 0;
@@ -141,7 +91,7 @@ TEST_P(SimResume, IsBitIdenticalToAnUninterruptedRun) {
   const auto& [integrator, precision, by_time] = GetParam();
   test::TempDir dir;
   auto job = [&](const std::filesystem::path& out) {
-    SimJob j = small_plummer(out, integrator, precision);
+    SimJob j = test::small_plummer(out, integrator, precision);
     // fp128 on 8 bodies: its software arithmetic makes each pair ~100 times dearer, and what is
     // checked (the checkpoint holds every bit of the stepper's state, the cadence's and the
     // clock's) does not depend on how many bodies there are.
@@ -180,8 +130,8 @@ TEST_P(SimResume, IsBitIdenticalToAnUninterruptedRun) {
   const SimOutcome done = run_simulation(rest);
   EXPECT_EQ(done.time, 1.3);
 
-  const auto whole = snapshot_bytes(dir / "whole");
-  const auto split = snapshot_bytes(dir / "split");
+  const auto whole = test::snapshot_bytes(dir / "whole");
+  const auto split = test::snapshot_bytes(dir / "split");
   ASSERT_EQ(whole.size(), split.size());
   for (std::size_t i = 0; i < whole.size(); ++i) ASSERT_EQ(whole[i], split[i]) << "item " << i;
 }
@@ -213,136 +163,6 @@ std::vector<std::tuple<std::string, Precision, bool>> resume_cases() {
 
 INSTANTIATE_TEST_SUITE_P(Integrators, SimResume, ::testing::ValuesIn(resume_cases()),
                          resume_case_name);
-
-// A multistep method stopped in the middle of its starter phase resumes bit for bit: the
-// checkpoint holds the history filled so far. (Stopped right after a shortened step, it resumes
-// in the restart that step began: SimResume's by-time cases.)
-TEST(SimRun, MultistepResumesInTheMiddleOfItsStarter) {
-  for (const IntegratorInfo& info : integrators()) {
-    if (info.starter_steps < 2) continue;
-    const std::string name(info.name);
-    test::TempDir dir;
-    run_simulation(small_plummer(dir / "whole", name, Precision::fp64));
-    SimJob first = small_plummer(dir / "split", name, Precision::fp64);
-    first.stop_after = info.starter_steps / 2;
-    ASSERT_TRUE(run_simulation(first).stopped_early) << name;
-    const auto c = read_checkpoint_file<double>(
-        checkpoint_path(dir / "split", run_checkpoints(dir / "split").back()));
-    EXPECT_EQ(c.stepper.scalar("history_steps"), first.stop_after) << name;
-    run_simulation(resume_of(dir / "split"));
-    EXPECT_EQ(snapshot_bytes(dir / "whole"), snapshot_bytes(dir / "split")) << name;
-  }
-}
-
-// The checkpoint holds the stepper's own state exactly: for leapfrog, the kept a(x) of the
-// checkpoint's positions, bit for bit, in the run's precision.
-template <class Real>
-void expect_checkpoint_holds_kept_accelerations(Precision precision) {
-  test::TempDir dir;
-  SimJob job = small_plummer(dir / "run", "leapfrog", precision);
-  job.stop_after = 5;
-  run_simulation(job);
-  const auto c = read_checkpoint_file<Real>(
-      checkpoint_path(dir / "run", run_checkpoints(dir / "run").back()));
-  h5::Handle file = h5::open_file(run_description_path(dir / "run").string());
-  EXPECT_EQ(c.clock.steps, 5);
-  EXPECT_EQ(c.stepper.scalar("accelerations_current"), Real(1));
-  const std::vector<Real>* kept = c.stepper.find_array("accelerations");
-  ASSERT_NE(kept, nullptr);
-  const std::size_t n = c.particles.size();
-  ASSERT_EQ(kept->size(), 3 * n);
-
-  EngineOptions eo;
-  eo.g = h5::read_attribute(file.id(), "G").reals.at(0);
-  eo.softening = h5::read_attribute(file.id(), "softening").reals.at(0);
-  auto engine = make_force_engine<Real>("direct", eo);
-  engine->set_bodies(c.particles.mass, c.particles.softening);
-  std::vector<Real> x(3 * n), a(3 * n);
-  std::copy(c.particles.x.begin(), c.particles.x.end(), x.begin());
-  std::copy(c.particles.y.begin(), c.particles.y.end(), x.begin() + n);
-  std::copy(c.particles.z.begin(), c.particles.z.end(), x.begin() + 2 * n);
-  auto xd = engine->device().allocate(3 * n), ad = engine->device().allocate(3 * n);
-  engine->device().copy_to_device(x, xd);
-  engine->accelerations(xd, ad);
-  engine->device().copy_to_host(ad, a);
-  EXPECT_EQ(std::memcmp(a.data(), kept->data(), a.size() * sizeof(Real)), 0);
-}
-
-TEST(SimRun, CheckpointHoldsTheStepperStateExactly) {
-  expect_checkpoint_holds_kept_accelerations<float>(Precision::fp32);
-  expect_checkpoint_holds_kept_accelerations<double>(Precision::fp64);
-  expect_checkpoint_holds_kept_accelerations<float128>(Precision::fp128);
-}
-
-// A resume continues from the stepper state in the checkpoint, not from a recomputation: with
-// the kept accelerations altered in the file, the resumed run departs from the uninterrupted
-// one (and with them intact it equals it: SimResume).
-TEST(SimRun, ResumeUsesTheCheckpointedStepperState) {
-  test::TempDir dir;
-  run_simulation(small_plummer(dir / "whole", "leapfrog", Precision::fp64));
-  SimJob first = small_plummer(dir / "split", "leapfrog", Precision::fp64);
-  first.stop_after = 37;
-  run_simulation(first);
-  {
-    const auto path = checkpoint_path(dir / "split", run_checkpoints(dir / "split").back());
-    auto c = read_checkpoint_file<double>(path);
-    std::vector<double> altered = *c.stepper.find_array("accelerations");
-    for (double& a : altered) a *= 2;
-    c.stepper.set_array("accelerations", altered);
-    write_checkpoint_file(path, c);  // the newest, with a CRC of its altered values
-  }
-  run_simulation(resume_of(dir / "split"));
-  const auto whole = snapshot_bytes(dir / "whole");
-  const auto split = snapshot_bytes(dir / "split");
-  ASSERT_EQ(whole.size(), split.size());
-  EXPECT_NE(whole, split);
-}
-
-// A checkpoint records the ranks of the MPI job that wrote it (nothing for one process), under
-// its CRC; a run resumed by another number of ranks says so, and goes on bit for bit (the
-// checkpoint holds the whole system whoever wrote it: docs/guide/mpi.md).
-TEST(SimRun, CheckpointRecordsTheRanksThatWroteIt) {
-  test::TempDir dir;
-  run_simulation(small_plummer(dir / "whole", "leapfrog", Precision::fp64));
-  SimJob first = small_plummer(dir / "split", "leapfrog", Precision::fp64);
-  first.stop_after = 37;
-  run_simulation(first);
-  const auto path = checkpoint_path(dir / "split", run_checkpoints(dir / "split").back());
-  {
-    const h5::Handle file = h5::open_file(path.string());
-    EXPECT_FALSE(h5::has_attribute(file.id(), "ranks"));
-  }
-  auto c = read_checkpoint_file<double>(path);
-  EXPECT_EQ(c.ranks, 0);
-  c.ranks = 2;  // as two ranks write it
-  write_checkpoint_file(path, c);
-  EXPECT_EQ(read_checkpoint_file<double>(path).ranks, 2);
-  std::vector<std::string> notes;
-  SimObserver observer;
-  observer.note = [&](const std::string& text) { notes.push_back(text); };
-  run_simulation(resume_of(dir / "split"), observer);
-  ASSERT_EQ(notes.size(), 1u);
-  EXPECT_NE(notes[0].find("written by 2 MPI ranks and is continued by one process"),
-            std::string::npos)
-      << notes[0];
-  EXPECT_EQ(snapshot_bytes(dir / "whole"), snapshot_bytes(dir / "split"));
-}
-
-TEST(SimRun, ResumeAfterAKillStartsFromTheLastCheckpoint) {
-  // A run stopped between checkpoints (as by a kill) has snapshots newer than its checkpoint;
-  // they are recomputed, and the result equals the uninterrupted run.
-  test::TempDir dir;
-  run_simulation(small_plummer(dir / "whole", "leapfrog", Precision::fp64));
-  SimJob first = small_plummer(dir / "split", "leapfrog", Precision::fp64);
-  first.checkpoint_every = 30;  // checkpoints at 30, 60; snapshots every 10
-  first.stop_after = 50;        // stops with a checkpoint at 50 ...
-  run_simulation(first);
-  // ... which the "kill" loses: only the older checkpoint (step 30) survives.
-  ASSERT_EQ(run_checkpoints(dir / "split"), (std::vector<std::int64_t>{30, 50}));
-  std::filesystem::remove(checkpoint_path(dir / "split", 50));
-  run_simulation(resume_of(dir / "split", 30));
-  EXPECT_EQ(snapshot_bytes(dir / "whole"), snapshot_bytes(dir / "split"));
-}
 
 TEST(SimRun, ANonFiniteStateStopsNamingStepTimeAndParticle) {
   test::TempDir dir;
@@ -402,7 +222,7 @@ TEST(SimRun, RefusesBadInputBeforeMakingAFile) {
 
 TEST(SimRun, ResumeRefusesAnotherRunOrVersion) {
   test::TempDir dir;
-  SimJob job = small_plummer(dir / "run", "leapfrog", Precision::fp64);
+  SimJob job = test::small_plummer(dir / "run", "leapfrog", Precision::fp64);
   job.stop_after = 5;
   run_simulation(job);
   SimJob other;

@@ -97,9 +97,10 @@ TEST(EngineRegistry, ResolveBackendNamesTheBackendsAndPrecisionsItHolds) {
               0u)
         << e.accepted();
     // With a device the refusal is the precision's, from the registry; without, the device's.
-    if (cuda_device_count() > 0)
+    if (cuda_device_count() > 0) {
       EXPECT_EQ(e.accepted(), "cpu or auto for precision fp128 (the CUDA engines run " +
                                   cuda_precisions_of_the_registry() + ")");
+    }
   }
   o.backend = Backend::automatic;
   const ResolvedBackend quad = resolve_backend<float128>(o);
