@@ -109,6 +109,7 @@ Agreement compare_with_reference(double width) {
     for (std::int32_t j = 0; j < kGrid; ++j) {
       const std::int32_t ref = reference_count<ClassicRK4>(s, j, k, 160);
       a.finished += ref < p.steps;
+      EXPECT_GT(ref, 0) << "the twins start within the critical distance";
       if (map.at(j, k) == ref) {
         ++a.equal;
       } else if (reference_count<ClassicRK4>(s, j, k, 256) != ref) {
@@ -158,6 +159,7 @@ TEST(DeepZoom, WhereFp64ResolvesTheWindowBothPrecisionsAgree) {
             << "pixel (" << j << ", " << k << "): fp64 " << fp64.at(j, k) << ", dd "
             << dd.at(j, k) << " where the reference is not sensitive";
       }
+  EXPECT_GT(dd.at(0, 0), 0) << "the twins start within the critical distance";
   EXPECT_LT(dd.at(0, 0), p.steps);
 }
 
