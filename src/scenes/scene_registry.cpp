@@ -8,16 +8,18 @@
 #include "orrery/scenes/disk.hpp"
 #include "orrery/scenes/figure_eight.hpp"
 #include "orrery/scenes/kepler.hpp"
+#include "orrery/scenes/outer_solar_system.hpp"
 #include "orrery/scenes/plummer.hpp"
 #include "orrery/scenes/pythagorean.hpp"
+#include "orrery/scenes/solar_system.hpp"
 #include "orrery/scenes/two_galaxies.hpp"
 
 namespace orrery {
 
 const std::vector<SceneEntry>& scenes() {
-  static const std::vector<SceneEntry> all{two_galaxies_scene(), plummer_scene(),
-                                           disk_scene(),         figure_eight_scene(),
-                                           pythagorean_scene(),  kepler_scene()};
+  static const std::vector<SceneEntry> all{
+      two_galaxies_scene(), plummer_scene(), disk_scene(),         figure_eight_scene(),
+      pythagorean_scene(),  kepler_scene(),  solar_system_scene(), outer_solar_system_scene()};
   return all;
 }
 

@@ -17,8 +17,10 @@ namespace {
 constexpr double kFrameTolerance = 1e-13;
 
 TEST(SceneRegistry, TheScenesOfTheIssue) {
-  EXPECT_EQ(scene_names(), (std::vector<std::string>{"two-galaxies", "plummer", "disk",
-                                                     "figure-eight", "pythagorean", "kepler"}));
+  EXPECT_EQ(scene_names(),
+            (std::vector<std::string>{"two-galaxies", "plummer", "disk", "figure-eight",
+                                      "pythagorean", "kepler", "solar-system",
+                                      "outer-solar-system"}));
 }
 
 TEST(SceneRegistry, EveryDefaultSceneIsSound) {
