@@ -52,8 +52,8 @@ for r in json.load(open('$OUT/map.json'))['benchmarks']:
   ngpu=$(nvidia-smi -L | wc -l)
   for devices in 0 all; do
     for run in 1 2 3; do
-      /usr/bin/time -f "wall %e s" ./build-gpu/bin/orrery map --backend cuda --resolution 1000 \
-        --devices $devices --out /tmp/map.png --data /tmp/map.h5 --overwrite --quiet --timings 2>&1 \
+      { TIMEFORMAT="wall %R s"; time ./build-gpu/bin/orrery map --backend cuda --resolution 1000 \
+        --devices $devices --out /tmp/map.png --data /tmp/map.h5 --overwrite --quiet --timings; } 2>&1 \
         | sed "s/^/devices $devices ($ngpu present): /"
     done
   done | tee "$OUT/map-process.txt"
