@@ -137,11 +137,37 @@ void all_gather(std::span<const std::byte> mine, std::span<std::byte> all,
   MPI_Type_free(&value);
 }
 
+// The same, for MPI_Alltoallv: counts and displacements in values, each rank's share in rank
+// order (displacements must fit an int: 2³¹ values of the caller's type).
+void all_to_all(std::span<const std::byte> send, std::span<const std::int64_t> send_counts,
+                std::span<std::byte> receive, std::span<const std::int64_t> receive_counts,
+                std::size_t unit) {
+  MPI_Datatype value;
+  MPI_Type_contiguous(as_count(unit), MPI_BYTE, &value);
+  MPI_Type_commit(&value);
+  const auto ints = [](std::span<const std::int64_t> counts, std::vector<int>& count,
+                       std::vector<int>& at) {
+    count.resize(counts.size()), at.resize(counts.size());
+    std::int64_t offset = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      count[r] = static_cast<int>(counts[r]);
+      at[r] = static_cast<int>(offset);
+      offset += counts[r];
+    }
+  };
+  std::vector<int> sc, sa, rc, ra;
+  ints(send_counts, sc, sa);
+  ints(receive_counts, rc, ra);
+  MPI_Alltoallv(send.data(), sc.data(), sa.data(), value, receive.data(), rc.data(), ra.data(),
+                value, MPI_COMM_WORLD);
+  MPI_Type_free(&value);
+}
+
 void abort_all(int status) { MPI_Abort(MPI_COMM_WORLD, status); }
 
 const MpiCalls kCalls = {kMpiCallsVersion,   library,           start,          finish,
                          gather_to_root,     broadcast_from_root, least_over_ranks, sum_over_ranks,
-                         max_over_ranks,     all_gather,        abort_all};
+                         max_over_ranks,     all_gather,        all_to_all,       abort_all};
 
 }  // namespace
 

@@ -16,7 +16,7 @@
 namespace orrery::dist {
 
 // Changed with MpiCalls: a plugin of another build is refused rather than called wrongly.
-inline constexpr int kMpiCallsVersion = 2;
+inline constexpr int kMpiCallsVersion = 3;
 inline constexpr const char* kMpiPluginName = "liborrery_mpi.so";
 inline constexpr const char* kMpiPluginEntry = "orrery_mpi_calls";
 
@@ -34,6 +34,9 @@ struct MpiCalls {
   double (*max_over_ranks)(double value);
   void (*all_gather)(std::span<const std::byte> mine, std::span<std::byte> all,
                      std::span<const std::int64_t> counts, std::size_t unit);
+  void (*all_to_all)(std::span<const std::byte> send, std::span<const std::int64_t> send_counts,
+                     std::span<std::byte> receive, std::span<const std::int64_t> receive_counts,
+                     std::size_t unit);
   void (*abort_all)(int status);  // MPI_Abort: does not return
 };
 
