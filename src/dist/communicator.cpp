@@ -140,6 +140,17 @@ std::vector<std::int64_t> exchange_counts(std::span<const std::int64_t> send_cou
   return received;
 }
 
+void send_to(int to, int tag, std::span<const std::byte> bytes) {
+  if (several()) g_calls->send(to, tag, bytes);
+}
+
+bool message_waiting(int tag) { return several() && g_calls->message_waiting(tag); }
+
+std::vector<std::byte> receive_from(int from, int tag, int* sender) {
+  if (!several()) return {};
+  return g_calls->receive(from, tag, sender);
+}
+
 bool alike_on_every_rank(std::uint64_t value) {
   // As halves of 31 bits, each equal everywhere where its least and its negation's least agree.
   for (const std::uint64_t half : {value & 0x7fffffffu, (value >> 32) & 0x7fffffffu}) {

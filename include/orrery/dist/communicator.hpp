@@ -94,6 +94,13 @@ void all_to_all(std::span<const T> send, std::span<const std::int64_t> send_coun
 // send_counts[this rank].
 std::vector<std::int64_t> exchange_counts(std::span<const std::int64_t> send_counts);
 
+// Two-sided messages (not collective; with more than one rank only): `bytes` to rank `to` under
+// `tag`; whether a message of `tag` waits from any rank; the next message of `tag` from rank
+// `from` (−1: from any rank), waiting for it, with its sender in *sender.
+void send_to(int to, int tag, std::span<const std::byte> bytes);
+bool message_waiting(int tag);
+std::vector<std::byte> receive_from(int from, int tag, int* sender = nullptr);
+
 // Collective. Whether every rank gave the same value (the fingerprint of its program and
 // arguments: a launcher that started other commands on some ranks is refused, not obeyed).
 bool alike_on_every_rank(std::uint64_t value);
