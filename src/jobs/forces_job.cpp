@@ -205,10 +205,11 @@ void check_forces_over_ranks(const ForcesJob& job, std::size_t bodies) {
   if (!dist::distributed()) return;
   const int ranks = dist::layout().size;
   if (job.engine == "tree" && job.backend == Backend::cuda)
-    throw ParameterError("--backend", "cuda",
-                         fmt::format("cpu or auto with --engine tree over the ranks of an MPI "
+    throw ParameterError("--backend", to_string(Backend::cuda),
+                         fmt::format("{} or {} with --engine tree over the ranks of an MPI "
                                      "job ({} ranks): the tree over ranks computes on each "
                                      "rank's CPUs",
+                                     to_string(Backend::cpu), to_string(Backend::automatic),
                                      ranks));
   if (bodies < static_cast<std::size_t>(ranks))
     throw InputError(fmt::format("{} bodies over {} ranks: at least one body a rank is needed "

@@ -132,10 +132,11 @@ void check_simulation_over_ranks(const SimJob& job, std::size_t bodies) {
   if (!dist::distributed()) return;
   const int ranks = dist::layout().size;
   if (job.engine == "tree" && job.backend == Backend::cuda)
-    throw ParameterError("--backend", "cuda",
-                         fmt::format("cpu or auto with --engine tree over the ranks of an MPI job "
+    throw ParameterError("--backend", to_string(Backend::cuda),
+                         fmt::format("{} or {} with --engine tree over the ranks of an MPI job "
                                      "({} ranks): the tree over ranks computes on each rank's "
                                      "CPUs (--engine direct runs over ranks on GPUs)",
+                                     to_string(Backend::cpu), to_string(Backend::automatic),
                                      ranks));
   const IntegratorInfo& method = find_integrator(job.integrator);
   if (!steps_body_by_body(method.family)) {
