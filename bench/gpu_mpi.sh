@@ -52,8 +52,12 @@ git log -1 --format='commit %H %s' 2>/dev/null || true
 
 if [ "$PART" = build ]; then
   source bench/gpu_build.sh
-  cmake -S . -B build-gpu -DORRERY_MPI=ON > "$OUT/cmake-mpi.log" 2>&1 ||
+  # MPI on in build-gpu's cache, with gpu_build's generator and options; gpu_build keeps it.
+  toml=/tmp/debs/usr/lib/x86_64-linux-gnu/cmake/tomlplusplus
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DORRERY_CUDA=ON -DORRERY_MPI=ON \
+    $([ -d "$toml" ] && echo "-Dtomlplusplus_DIR=$toml") > "$OUT/cmake-mpi.log" 2>&1 ||
     { tail -20 "$OUT/cmake-mpi.log"; exit 1; }
+  grep -q "ORRERY_MPI:.*=ON" build-gpu/CMakeCache.txt || { echo "MPI is not on"; exit 1; }
   time gpu_build orrery-cli orrery_mpi orrery_mpi_direct_step orrery_mpi_tree_errors ||
     { echo "build failed"; exit 1; }
   build-gpu/bin/orrery --version

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -125,9 +126,9 @@ void TreeOverRanks<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* p
   const Real* p = x.data();
 
   // The global root box (minima and maxima round nothing), and the slice's keys in it.
-  double lo[3], hi[3];
+  const double inf = std::numeric_limits<double>::infinity();
+  double lo[3] = {inf, inf, inf}, hi[3] = {-inf, -inf, -inf};
   for (int c = 0; c < 3; ++c) {
-    lo[c] = n ? static_cast<double>(p[c * n]) : 0, hi[c] = lo[c];
     for (std::size_t i = 0; i < n; ++i) {
       const auto v = static_cast<double>(p[c * n + i]);
       lo[c] = std::min(lo[c], v), hi[c] = std::max(hi[c], v);

@@ -206,13 +206,14 @@ TEST(MpiTreeCli, RunsOverRanksRerunTheSameBitsAndResumeUnderOtherRankCounts) {
                             "continued by " + by),
               std::string::npos)
         << rest.err;
-    // Up to the checkpoint, the bits of the uninterrupted run with 2 ranks; after it, other
+    // Before the checkpoint, the bits of the uninterrupted run with 2 ranks (the snapshot at it
+    // may be written again on resume, with the resumed ranks' tree potentials); after it, other
     // ranks cut other domains, so the forces differ within the tree's error and so do the
     // orbits, by far less than the bodies' spacing in two time units.
     const auto got = test::run_outputs(dir / folder / "run");
     ASSERT_EQ(got.size(), whole.size()) << folder;
     const std::int64_t resumed_at = run_checkpoints(dir / "killed" / "run").back();
-    for (std::int64_t s = 0; s <= resumed_at / 5; ++s) {
+    for (std::int64_t s = 0; s < resumed_at / 5; ++s) {
       const std::string name = fmt::format("snapshot_{:06d}.h5", s);
       EXPECT_TRUE(got.at(name) == whole.at(name)) << folder << " " << name;
     }
