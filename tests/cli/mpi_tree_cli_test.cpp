@@ -165,8 +165,11 @@ TEST(MpiTreeCli, RunsOverRanksRerunTheSameBitsAndResumeUnderOtherRankCounts) {
     const auto got = test::run_outputs(dir / (folder + "-again") / "run");
     ASSERT_GT(want.size(), 10u);
     ASSERT_EQ(got.size(), want.size());
-    for (const auto& [name, bytes] : want)
-      if (name.rfind("snapshot_", 0) == 0) EXPECT_TRUE(got.at(name) == bytes) << folder << " " << name;
+    for (const auto& [name, bytes] : want) {
+      if (name.rfind("snapshot_", 0) == 0) {
+        EXPECT_TRUE(got.at(name) == bytes) << folder << " " << name;
+      }
+    }
   }
 
   // Under 2 ranks in the background, every rank killed from the fifth checkpoint on.
