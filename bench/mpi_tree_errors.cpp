@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
   auto tree = dist::distributed() ? dist::tree_over_ranks<double>(dist::for_this_rank(eo), n)
                                   : make_force_engine<double>("tree", eo);
   std::vector<double> x, mass(p.mass.begin() + s.begin, p.mass.begin() + s.end), soft;
-  for (const auto* c : {&p.x, &p.y, &p.z}) x.insert(x.end(), c->begin() + s.begin, c->begin() + s.end);
+  for (const auto* c : {&p.x, &p.y, &p.z})
+    x.insert(x.end(), c->begin() + s.begin, c->begin() + s.end);
   if (!p.softening.empty()) soft.assign(p.softening.begin() + s.begin, p.softening.begin() + s.end);
   ArrayDevice<double>& d = tree->device();
   auto xd = d.allocate(x.size()), ad = d.allocate(x.size());

@@ -27,7 +27,8 @@ bool tiles_handed_out();
 // one itself between its answers (the first one first); every rank computes each tile it gets
 // with `compute`, which returns the tile's results as bytes (TileBytesOut of that tile alone).
 // Each rank keeps two requests open, so that its next tiles are on their way while it
-// computes, whatever rank 0 is computing meanwhile. Returns, on rank 0, the bytes of every tile in tile order; on the others nothing.
+// computes, whatever rank 0 is computing meanwhile. Returns, on rank 0, the bytes of every tile
+// in tile order; on the others nothing.
 std::vector<std::vector<std::byte>> hand_out_tiles(
     std::int64_t total, std::int64_t tile,
     const std::function<std::vector<std::byte>(ItemRange)>& compute);

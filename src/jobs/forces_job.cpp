@@ -127,7 +127,8 @@ bool gathered_to_root(std::vector<Real>& a, std::vector<Real>& phi, std::size_t 
   a.assign(3 * n, Real(0));
   phi.assign(n, Real(0));
   for (std::size_t r = 0; r < every.size(); ++r) {
-    const dist::BodySlice s = dist::body_slice(n, static_cast<int>(r), static_cast<int>(every.size()));
+    const dist::BodySlice s =
+        dist::body_slice(n, static_cast<int>(r), static_cast<int>(every.size()));
     const auto* v = reinterpret_cast<const Real*>(every[r].data());
     for (std::size_t i = 0; i < s.size(); ++i) {
       for (std::size_t c = 0; c < 3; ++c) a[c * n + s.begin + i] = v[c * s.size() + i];
