@@ -23,12 +23,12 @@ namespace orrery::dist {
 // variable, every rank ending with status 2).
 bool tiles_handed_out();
 
-// Collective. Rank 0 hands out the tiles of `tile` items of [0, total) one at a time, taking
-// one itself between its answers (the first one first); every rank computes each tile it gets
-// with `compute`, which returns the tile's results as bytes (TileBytesOut of that tile alone).
-// Each rank keeps two requests open, so that its next tiles are on their way while it
-// computes, whatever rank 0 is computing meanwhile. Returns, on rank 0, the bytes of every tile
-// in tile order; on the others nothing.
+// Collective. Rank 0 hands out the tiles of `tile` items of [0, total) one at a time (first
+// the other ranks' first requests, then a tile of its own between answers); every rank
+// computes each tile it gets with `compute`, which returns the tile's results as bytes
+// (TileBytesOut of that tile alone). Each rank keeps two requests open, so that its next tiles
+// are on their way while it computes, whatever rank 0 is computing meanwhile. Returns, on rank
+// 0, the bytes of every tile in tile order; on the others nothing.
 std::vector<std::vector<std::byte>> hand_out_tiles(
     std::int64_t total, std::int64_t tile,
     const std::function<std::vector<std::byte>(ItemRange)>& compute);
