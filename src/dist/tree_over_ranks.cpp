@@ -134,8 +134,13 @@ void TreeOverRanks<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* p
       lo[c] = std::min(lo[c], v), hi[c] = std::max(hi[c], v);
     }
   }
-  communicating([&] {
-    for (int c = 0; c < 3; ++c) lo[c] = -max_over_ranks(-lo[c]), hi[c] = max_over_ranks(hi[c]);
+  communicating([&] {  // every rank's six bounds in one message
+    const double mine[6] = {lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]};
+    std::vector<double> every(6 * ranks_);
+    all_gather<double>(mine, every, std::vector<std::int64_t>(ranks_, 6));
+    for (std::size_t r = 0; r < ranks_; ++r)
+      for (int c = 0; c < 3; ++c)
+        lo[c] = std::min(lo[c], every[6 * r + c]), hi[c] = std::max(hi[c], every[6 * r + 3 + c]);
   });
   const double scale =
       morton_scale(std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]}));
