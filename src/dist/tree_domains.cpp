@@ -88,7 +88,7 @@ std::vector<std::uint64_t> domain_cuts(std::span<const std::uint64_t> keys,
       if (!c.placed) levels = std::min(levels, kFinest - c.level);
     add_histograms(keys, work, cells, levels, h, which);
     // Every rank's histograms, summed in integers: the same sums on every rank.
-    every.resize(size * h.size());
+    every.assign(size * h.size(), 0);  // all of it written where there are `size` ranks
     const std::vector<std::int64_t> counts(size, static_cast<std::int64_t>(h.size()));
     all_gather<std::int64_t>(h, every, counts);
     summed.assign(h.size(), 0);
