@@ -96,9 +96,11 @@ TEST(MpiTreeCli, ForcesOverRanksMeetTheTreesAccuracyAndRerunsGiveTheSameBits) {
   for (const auto& [name, spheres, n] :
        {std::tuple{"plummer.csv", 1, 3000}, std::tuple{"two-spheres.csv", 2, 1500}}) {
     const fs::path input = write_spheres(dir.path(), name, spheres, n);
-    const auto direct = test::run_cli({"forces", "--input", input.string(), "--engine", "direct",
-                                       "--backend", "cpu", "--out", "direct.h5", "--overwrite"},
-                                      dir.path());
+    const std::string stem = fs::path(name).stem().string() + "-";
+    const auto direct =
+        test::run_cli({"forces", "--input", input.string(), "--engine", "direct", "--backend",
+                       "cpu", "--out", stem + "direct.h5"},
+                      dir.path());
     ASSERT_EQ(direct.status, 0) << direct.err;
     // One process, then 1, 2 and 4 ranks, and 2 and 4 ranks again, at once.
     const std::vector<std::pair<std::string, int>> runs = {
@@ -107,7 +109,7 @@ TEST(MpiTreeCli, ForcesOverRanksMeetTheTreesAccuracyAndRerunsGiveTheSameBits) {
     for (const auto& [label, ranks] : runs) {
       const std::string prefix = ranks ? test::mpirun(ranks) : "";
       started.push_back(std::async(std::launch::async, [&, label = label, prefix] {
-        return test::run_cli(tree_forces(input, label + ".h5"), dir.path(), prefix);
+        return test::run_cli(tree_forces(input, stem + label + ".h5"), dir.path(), prefix);
       }));
     }
     for (std::size_t k = 0; k < runs.size(); ++k) {
@@ -115,7 +117,8 @@ TEST(MpiTreeCli, ForcesOverRanksMeetTheTreesAccuracyAndRerunsGiveTheSameBits) {
       ASSERT_EQ(r.status, 0) << name << " " << runs[k].first << ": " << r.err;
     }
     for (const auto& [label, ranks] : runs) {
-      const std::vector<double> e = sorted_errors(dir / (label + ".h5"), dir / "direct.h5");
+      const std::vector<double> e =
+          sorted_errors(dir / (stem + label + ".h5"), dir / (stem + "direct.h5"));
       ASSERT_EQ(e.size(), static_cast<std::size_t>(spheres * n));
       const double median = e[e.size() / 2], p99 = e[e.size() * 99 / 100];
       EXPECT_LE(median, kTreeAccuracyAsked) << name << " " << label;
@@ -123,8 +126,8 @@ TEST(MpiTreeCli, ForcesOverRanksMeetTheTreesAccuracyAndRerunsGiveTheSameBits) {
       std::printf("%s %s: median %.3g p99 %.3g\n", name, label.c_str(), median, p99);
     }
     for (const std::string ranks : {"r2", "r4"})
-      EXPECT_TRUE(test::datasets_of(dir / (ranks + ".h5")) ==
-                  test::datasets_of(dir / (ranks + "-again.h5")))
+      EXPECT_TRUE(test::datasets_of(dir / (stem + ranks + ".h5")) ==
+                  test::datasets_of(dir / (stem + ranks + "-again.h5")))
           << name << ": two runs with " << ranks << " differ";
   }
 }
