@@ -81,7 +81,7 @@ lines="$OUT/mpi-$PART.jsonl"
 loop=(--steps "$STEPS" --repeat "$REPEAT" --warmup 2)
 
 summary() {  # the JSON lines of this part, grouped and their medians, as one JSON object
-  python3 - "$lines" "$PART" <<'PY' | tee "$OUT/mpi-$2-summary.json"
+  python3 - "$lines" "$PART" <<'PY' | tee "$OUT/mpi-$PART-summary.json"
 import json, statistics, sys
 runs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 groups = {}
