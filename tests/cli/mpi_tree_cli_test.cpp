@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `orrery forces` and `orrery sim` with --engine tree over the ranks of an MPI job
 // (docs/guide/mpi.md, src/dist/tree_over_ranks.cpp), run as a user runs them, under
-// `mpirun -np R` for R = 1, 2 and 4 on this one host: the accelerations of a Plummer sphere and
+// `mpirun -np R` for R = 1, 2 and 4 on this one host (and `forces --engine direct` under 2
+// ranks, one process's bits): the accelerations of a Plummer sphere and
 // of a clumpy system (two spheres far apart, so that the domains and their essential trees are
 // anything but one ball) against the direct sum in fp64 within the bounds the tree promises
 // (nbody/tree_accuracy.hpp) at every R; two runs with the same ranks the same bits (forces and
@@ -102,6 +103,16 @@ TEST(MpiTreeCli, ForcesOverRanksMeetTheTreesAccuracyAndRerunsGiveTheSameBits) {
                        "cpu", "--out", stem + "direct.h5"},
                       dir.path());
     ASSERT_EQ(direct.status, 0) << direct.err;
+    // The direct sum over ranks is one process's, bit for bit (dist/bodies_over_ranks.hpp).
+    const auto direct_2 =
+        test::run_cli({"forces", "--input", input.string(), "--engine", "direct", "--backend",
+                       "cpu", "--out", stem + "direct-2.h5"},
+                      dir.path(), test::mpirun(2));
+    ASSERT_EQ(direct_2.status, 0) << direct_2.err;
+    for (const std::string set : {"acceleration", "potential"})
+      EXPECT_TRUE(test::datasets_of(dir / (stem + "direct.h5")).at(set) ==
+                  test::datasets_of(dir / (stem + "direct-2.h5")).at(set))
+          << name << " " << set;
     // One process, then 1, 2 and 4 ranks, and 2 and 4 ranks again, at once.
     const std::vector<std::pair<std::string, int>> runs = {
         {"alone", 0}, {"r1", 1}, {"r2", 2}, {"r4", 4}, {"r2-again", 2}, {"r4-again", 4}};
