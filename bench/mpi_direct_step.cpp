@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The step loop of `orrery sim --engine direct` over the ranks of an MPI job (docs/guide/mpi.md):
-// a Plummer sphere of N bodies, leapfrog, each rank's slice on its own GPU (or CPU threads);
+// The step loop of `orrery sim --engine direct` (or `--engine tree`, on the CPUs) over the ranks
+// of an MPI job (docs/guide/mpi.md): a Plummer sphere of N bodies, leapfrog, each rank's slice on
+// its own GPU (or CPU threads);
 // after a warm-up, `repeat` timings of `steps` steps each. For each timing the slowest rank's
 // seconds per step, and that rank's compute (its slice's forces), communication (the positions'
 // all-gather with its staging copies) and waiting (for the slowest rank, before each gather: a
@@ -8,6 +9,7 @@
 // same loop in one process (the baseline). Usage:
 //   mpirun -np R orrery_mpi_direct_step --n 1048576 --backend cuda --steps 5 --repeat 5
 //     [--warmup 2] [--threads T] [--device D: this GPU on every rank]
+//     [--engine tree --theta 0.5: the tree over ranks, --backend cpu]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -20,6 +22,7 @@
 #include "orrery/core/version.hpp"
 #include "orrery/dist/bodies_over_ranks.hpp"
 #include "orrery/dist/communicator.hpp"
+#include "orrery/dist/rank_share.hpp"
 #include "orrery/jobs/simulation_of_job.hpp"
 #include "orrery/nbody/step_schedule.hpp"
 #include "orrery/scenes/scene_registry.hpp"
@@ -31,6 +34,8 @@ struct Args {
   std::string backend = "cuda";
   int steps = 5, repeat = 5, warmup = 2, threads = 0;
   int device = -1;  // -1: each rank's own (dist/rank_share.hpp), all GPUs in one process
+  std::string engine = "direct";
+  double theta = 0.5;
 };
 
 Args parse(int argc, char** argv) {
@@ -44,6 +49,8 @@ Args parse(int argc, char** argv) {
     else if (key == "--warmup") a.warmup = std::stoi(value);
     else if (key == "--threads") a.threads = std::stoi(value);
     else if (key == "--device") a.device = std::stoi(value);
+    else if (key == "--engine") a.engine = value;
+    else if (key == "--theta") a.theta = std::stod(value);
   }
   return a;
 }
@@ -67,7 +74,8 @@ int main(int argc, char** argv) {
   const InitialConditions ic =
       make_scene("plummer", {{"n", ParamValue{a.n}}, {"seed", ParamValue{std::int64_t{1}}}});
   SimJob job;
-  job.engine = "direct";
+  job.engine = a.engine;
+  job.theta = a.theta;
   job.integrator = "leapfrog";
   job.threads = a.threads;
   job.backend = a.backend == "cpu" ? Backend::cpu : Backend::cuda;
@@ -103,20 +111,23 @@ int main(int argc, char** argv) {
   }
   if (!dist::writes()) return 0;
   const double pairs = static_cast<double>(a.n) * static_cast<double>(a.n);
+  const bool direct = a.engine == "direct";
   // One process has no slices, gather or waiting: its parts are not measured (null).
   const auto part = [&](const std::vector<double>& v) {
     return l.size > 1 ? std::to_string(median(v)) : std::string("null");
   };
   std::printf(
       "{\"bench\": \"mpi_direct_step\", \"git\": \"%s\", \"n\": %lld, \"ranks\": %d, "
-      "\"backend\": \"%s\", \"engine_backend\": \"%s\", \"integrator\": \"leapfrog\", "
+      "\"threads_per_rank\": %d, \"engine\": \"%s\", \"theta\": %s, \"backend\": \"%s\", "
+      "\"engine_backend\": \"%s\", \"integrator\": \"leapfrog\", "
       "\"precision\": \"fp64\", \"steps_per_timing\": %d, \"timings\": %d, \"warmup_steps\": %d, "
       "\"seconds_per_step\": %.6g, \"compute_per_step\": %s, \"communicate_per_step\": %s, "
       "\"wait_per_step\": %s, \"pair_interactions_per_s\": %.6g, \"mpi\": \"%s\"}\n",
-      git_hash().c_str(), static_cast<long long>(a.n), l.size, a.backend.c_str(),
+      git_hash().c_str(), static_cast<long long>(a.n), l.size, dist::rank_threads(a.threads),
+      a.engine.c_str(), direct ? "null" : std::to_string(a.theta).c_str(), a.backend.c_str(),
       sim.engine().backend().c_str(), a.steps, a.repeat, a.warmup, median(per_step),
       part(compute).c_str(), part(communicate).c_str(), part(wait).c_str(),
-      pairs / median(per_step),
+      direct ? pairs / median(per_step) : 0.0,
       dist::mpi_built() ? dist::mpi_library().c_str() : "not built in");
   return 0;
 }

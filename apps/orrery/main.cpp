@@ -45,7 +45,7 @@ std::string rank_words() {
 // more than one rank rather than each doing the whole job and racing for its files.
 bool runs_over_ranks(const std::string& command) {
   return command == "map" || command == "zoom" || command == "ensemble" || command == "chaos" ||
-         command == "sim";
+         command == "sim" || command == "forces";
 }
 
 // Says why the command failed and ends it with `status`. In one process, or where every rank
@@ -209,7 +209,7 @@ int main(int argc, char** argv) {
     if (dist::distributed() && !runs_over_ranks(name)) {
       if (dist::writes())
         std::fprintf(stderr, "orrery %s: runs as one process, not over %d ranks (map, zoom, "
-                             "ensemble, chaos and sim run over the ranks of mpirun or srun): "
+                             "ensemble, chaos, sim and forces run over the ranks of mpirun or srun): "
                              "start it without mpirun, or with one rank\n",
                      name.c_str(), dist::layout().size);
       return 2;

@@ -123,6 +123,34 @@ void all_gather_bytes(std::span<const std::byte> mine, std::span<std::byte> all,
   std::copy(mine.begin(), mine.end(), all.begin());
 }
 
+void all_to_all_bytes(std::span<const std::byte> send, std::span<const std::int64_t> send_counts,
+                      std::span<std::byte> receive, std::span<const std::int64_t> receive_counts,
+                      std::size_t unit) {
+  if (several()) {
+    g_calls->all_to_all(send, send_counts, receive, receive_counts, unit);
+    return;
+  }
+  std::copy(send.begin(), send.end(), receive.begin());
+}
+
+std::vector<std::int64_t> exchange_counts(std::span<const std::int64_t> send_counts) {
+  std::vector<std::int64_t> received(send_counts.size());
+  const std::vector<std::int64_t> ones(send_counts.size(), 1);
+  all_to_all<std::int64_t>(send_counts, ones, received, ones);
+  return received;
+}
+
+void send_to(int to, int tag, std::span<const std::byte> bytes) {
+  if (several()) g_calls->send(to, tag, bytes);
+}
+
+bool message_waiting(int tag) { return several() && g_calls->message_waiting(tag); }
+
+std::vector<std::byte> receive_from(int from, int tag, int* sender) {
+  if (!several()) return {};
+  return g_calls->receive(from, tag, sender);
+}
+
 bool alike_on_every_rank(std::uint64_t value) {
   // As halves of 31 bits, each equal everywhere where its least and its negation's least agree.
   for (const std::uint64_t half : {value & 0x7fffffffu, (value >> 32) & 0x7fffffffu}) {

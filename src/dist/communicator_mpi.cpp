@@ -137,11 +137,60 @@ void all_gather(std::span<const std::byte> mine, std::span<std::byte> all,
   MPI_Type_free(&value);
 }
 
+// The same, for MPI_Alltoallv: counts and displacements in values, each rank's share in rank
+// order (displacements must fit an int: 2³¹ values of the caller's type).
+void all_to_all(std::span<const std::byte> send, std::span<const std::int64_t> send_counts,
+                std::span<std::byte> receive, std::span<const std::int64_t> receive_counts,
+                std::size_t unit) {
+  MPI_Datatype value;
+  MPI_Type_contiguous(as_count(unit), MPI_BYTE, &value);
+  MPI_Type_commit(&value);
+  const auto ints = [](std::span<const std::int64_t> counts, std::vector<int>& count,
+                       std::vector<int>& at) {
+    count.resize(counts.size()), at.resize(counts.size());
+    std::int64_t offset = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      count[r] = static_cast<int>(counts[r]);
+      at[r] = static_cast<int>(offset);
+      offset += counts[r];
+    }
+  };
+  std::vector<int> sc, sa, rc, ra;
+  ints(send_counts, sc, sa);
+  ints(receive_counts, rc, ra);
+  MPI_Alltoallv(send.data(), sc.data(), sa.data(), value, receive.data(), rc.data(), ra.data(),
+                value, MPI_COMM_WORLD);
+  MPI_Type_free(&value);
+}
+
+void send(int to, int tag, std::span<const std::byte> bytes) {
+  MPI_Send(bytes.data(), as_count(bytes.size()), MPI_BYTE, to, tag, MPI_COMM_WORLD);
+}
+
+bool message_waiting(int tag) {
+  int waiting = 0;
+  MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &waiting, MPI_STATUS_IGNORE);
+  return waiting != 0;
+}
+
+std::vector<std::byte> receive(int from, int tag, int* sender) {
+  MPI_Status status;
+  MPI_Probe(from < 0 ? MPI_ANY_SOURCE : from, tag, MPI_COMM_WORLD, &status);
+  int count = 0;
+  MPI_Get_count(&status, MPI_BYTE, &count);
+  std::vector<std::byte> bytes(static_cast<std::size_t>(count));
+  MPI_Recv(bytes.data(), count, MPI_BYTE, status.MPI_SOURCE, tag, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+  if (sender) *sender = status.MPI_SOURCE;
+  return bytes;
+}
+
 void abort_all(int status) { MPI_Abort(MPI_COMM_WORLD, status); }
 
 const MpiCalls kCalls = {kMpiCallsVersion,   library,           start,          finish,
                          gather_to_root,     broadcast_from_root, least_over_ranks, sum_over_ranks,
-                         max_over_ranks,     all_gather,        abort_all};
+                         max_over_ranks,     all_gather,        all_to_all,       send,
+                         message_waiting,    receive,           abort_all};
 
 }  // namespace
 

@@ -9,7 +9,7 @@
 
 #include "orrery/core/float128.hpp"
 #include "orrery/core/seconds_since.hpp"
-#include "orrery/device/forwarding_device.hpp"
+#include "dist/device_over_ranks.hpp"
 #include "orrery/dist/bodies_over_ranks.hpp"
 #include "orrery/dist/communicator.hpp"
 
@@ -19,20 +19,6 @@ namespace {
 
 RankForceTimes g_rank_force_times;
 bool g_measure_rank_wait = false;
-
-// The inner engine's device, with the step control's maximum norm taken over the ranks: every
-// rank then accepts or rejects a step, and chooses the next, as one process does.
-template <class Real>
-class DeviceOverRanks final : public ForwardingDevice<Real> {
- public:
-  using ForwardingDevice<Real>::ForwardingDevice;
-  // all_finite stays this rank's: a Simulation over ranks agrees on a non-finite state through
-  // its BodyShare.
-  double max_scaled_error(const DeviceBuffer<Real>& e, const DeviceBuffer<Real>& y,
-                          const DeviceBuffer<Real>& z, double atol, double rtol) override {
-    return max_over_ranks(ForwardingDevice<Real>::max_scaled_error(e, y, z, atol, rtol));
-  }
-};
 
 template <class Real>
 class EngineOverRanks final : public ForceEngine<Real> {
@@ -177,6 +163,9 @@ BodySlice body_slice(std::size_t n, int rank, int size) {
 }
 
 BodySlice my_body_slice(std::size_t n) { return body_slice(n, layout().rank, layout().size); }
+
+RankForceTimes& rank_force_times() { return g_rank_force_times; }
+bool measuring_rank_wait() { return g_measure_rank_wait; }
 
 RankForceTimes take_rank_force_times() { return std::exchange(g_rank_force_times, RankForceTimes{}); }
 void measure_rank_wait(bool measure_wait) { g_measure_rank_wait = measure_wait; }

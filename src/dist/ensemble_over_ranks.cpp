@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "orrery/dist/ensemble_over_ranks.hpp"
 
+#include <utility>
+
 #include "dist/tile_bytes.hpp"
+#include "dist/tile_schedule.hpp"
 #include "orrery/dist/communicator.hpp"
 #include "orrery/dist/rank_share.hpp"
 #include "orrery/ensemble/ensemble.hpp"
@@ -13,17 +16,14 @@ namespace {
 
 // This rank's trajectories: its tiles, and their start rows as the whole ensemble has them.
 struct OwnTrajectories {
-  std::int64_t tile = 1;
   std::vector<ItemRange> tiles;
   std::vector<double> rows;
   EnsembleSetup setup;  // the whole setup, narrowed to them
 };
 
-OwnTrajectories own_trajectories(const EnsembleSetup& whole) {
-  const RankLayout& l = layout();
+OwnTrajectories own_trajectories(const EnsembleSetup& whole, std::vector<ItemRange> tiles) {
   OwnTrajectories own;
-  own.tile = tile_size(whole.trajectories, l.size);
-  own.tiles = interleaved_tiles(whole.trajectories, own.tile, l.rank, l.size);
+  own.tiles = std::move(tiles);
   const auto& info = ensemble_problems().at(static_cast<std::size_t>(whole.problem));
   const int words = info.state_words + info.parameters;
   const std::int64_t count = items_in(own.tiles);
@@ -71,57 +71,86 @@ void place_ensemble(TileBytesIn& in, EnsembleOutcome& whole) {
 EnsembleOutcome ensemble_over_ranks(const EnsembleSetup& setup, const EnsembleRunOptions& options) {
   if (!distributed()) return run_ensemble(setup, options);
   const RankLayout& l = layout();
-  const OwnTrajectories own = own_trajectories(setup);
-  EnsembleOutcome part;
-  if (own.setup.trajectories > 0) part = run_ensemble(own.setup, for_this_rank(options));
-  TileBytesOut out;
-  put_ensemble(out, part, setup.samples);
-  const auto parts = gather_to_root(out.bytes());
+  const std::int64_t n = setup.trajectories, tile = tile_size(n, l.size);
   EnsembleOutcome whole;
-  whole.info = part.info;
-  if (!writes()) return whole;
-  whole.trajectories = setup.trajectories;
-  whole.info.note = over_ranks_note(whole.info.note);
-  for (int r = 0; r < l.size; ++r) {
-    TileBytesIn in(parts[static_cast<std::size_t>(r)],
-                   interleaved_tiles(setup.trajectories, own.tile, r, l.size), setup.trajectories);
+  const auto run = [&](const std::vector<ItemRange>& tiles, bool keep_info) {
+    const OwnTrajectories own = own_trajectories(setup, tiles);
+    EnsembleOutcome part;
+    if (own.setup.trajectories > 0) part = run_ensemble(own.setup, for_this_rank(options));
+    if (keep_info) whole.info = part.info;
+    TileBytesOut out;
+    put_ensemble(out, part, setup.samples);
+    return out.bytes();
+  };
+  const auto place = [&](const std::vector<std::byte>& bytes, std::vector<ItemRange> tiles) {
+    TileBytesIn in(bytes, std::move(tiles), n);
     place_ensemble(in, whole);
+  };
+  if (tiles_handed_out()) {
+    bool first = true;
+    const auto by_tile = hand_out_tiles(
+        n, tile, [&](ItemRange t) { return run({t}, std::exchange(first, false)); });
+    if (!writes()) return whole;
+    for (std::size_t t = 0; t < by_tile.size(); ++t)
+      place(by_tile[t], {tile_number(static_cast<std::int64_t>(t), tile, n)});
+  } else {
+    const auto parts = gather_to_root(run(interleaved_tiles(n, tile, l.rank, l.size), true));
+    if (!writes()) return whole;
+    for (int r = 0; r < l.size; ++r)
+      place(parts[static_cast<std::size_t>(r)], interleaved_tiles(n, tile, r, l.size));
   }
+  whole.trajectories = n;
+  whole.info.note = over_ranks_note(whole.info.note);
   return whole;
 }
 
 ChaosOutcome chaos_over_ranks(const ChaosSetup& setup, const EnsembleRunOptions& options) {
   if (!distributed()) return run_chaos(setup, options);
   const RankLayout& l = layout();
-  const std::int64_t n = setup.ensemble.trajectories;
-  const OwnTrajectories own = own_trajectories(setup.ensemble);
-  ChaosSetup mine = setup;
-  mine.ensemble = own.setup;
-  ChaosOutcome part;
-  if (mine.ensemble.trajectories > 0) part = run_chaos(mine, for_this_rank(options));
-  TileBytesOut out;
-  out.put_value(part.outputs);
-  out.put_value(part.samples);
-  // samples × outputs × trajectories
-  out.put_array(std::span<const double>(part.values), std::int64_t{part.samples} * part.outputs);
-  put_ensemble(out, part.ensemble, setup.samples);
-  const auto parts = gather_to_root(out.bytes());
+  const std::int64_t n = setup.ensemble.trajectories, tile = tile_size(n, l.size);
   ChaosOutcome whole;
-  whole.info = part.info;
-  if (!writes()) return whole;
-  whole.trajectories = n;
-  whole.info.note = over_ranks_note(whole.info.note);
-  whole.sample_time = part.sample_time;
-  whole.ensemble.trajectories = n;
-  whole.ensemble.info = part.ensemble.info;
-  for (int r = 0; r < l.size; ++r) {
-    TileBytesIn in(parts[static_cast<std::size_t>(r)],
-                   interleaved_tiles(n, own.tile, r, l.size), n);
+  const auto run = [&](const std::vector<ItemRange>& tiles, bool keep_info) {
+    const OwnTrajectories own = own_trajectories(setup.ensemble, tiles);
+    ChaosSetup mine = setup;
+    mine.ensemble = own.setup;
+    ChaosOutcome part;
+    if (mine.ensemble.trajectories > 0) part = run_chaos(mine, for_this_rank(options));
+    if (keep_info) {
+      whole.info = part.info;
+      whole.sample_time = part.sample_time;
+      whole.ensemble.info = part.ensemble.info;
+    }
+    TileBytesOut out;
+    out.put_value(part.outputs);
+    out.put_value(part.samples);
+    // samples × outputs × trajectories
+    out.put_array(std::span<const double>(part.values), std::int64_t{part.samples} * part.outputs);
+    put_ensemble(out, part.ensemble, setup.samples);
+    return out.bytes();
+  };
+  const auto place = [&](const std::vector<std::byte>& bytes, std::vector<ItemRange> tiles) {
+    TileBytesIn in(bytes, std::move(tiles), n);
     if (const int outputs = in.take_value<int>(); outputs > 0) whole.outputs = outputs;
     if (const int samples = in.take_value<int>(); samples > 0) whole.samples = samples;
     in.place_array(whole.values);
     place_ensemble(in, whole.ensemble);
+  };
+  if (tiles_handed_out()) {
+    bool first = true;
+    const auto by_tile = hand_out_tiles(
+        n, tile, [&](ItemRange t) { return run({t}, std::exchange(first, false)); });
+    if (!writes()) return whole;
+    for (std::size_t t = 0; t < by_tile.size(); ++t)
+      place(by_tile[t], {tile_number(static_cast<std::int64_t>(t), tile, n)});
+  } else {
+    const auto parts = gather_to_root(run(interleaved_tiles(n, tile, l.rank, l.size), true));
+    if (!writes()) return whole;
+    for (int r = 0; r < l.size; ++r)
+      place(parts[static_cast<std::size_t>(r)], interleaved_tiles(n, tile, r, l.size));
   }
+  whole.trajectories = n;
+  whole.info.note = over_ranks_note(whole.info.note);
+  whole.ensemble.trajectories = n;
   return whole;
 }
 

@@ -4,12 +4,40 @@
 #include <chrono>
 
 #include "dist/tile_bytes.hpp"
+#include "dist/tile_schedule.hpp"
 #include "orrery/core/seconds_since.hpp"
 #include "orrery/dist/communicator.hpp"
 #include "orrery/dist/rank_share.hpp"
 #include "orrery/ensemble/divergence_map.hpp"
 
 namespace orrery::dist {
+
+namespace {
+
+void put_map_part(TileBytesOut& out, const DivergenceCounts& part) {
+  out.put_value(part.pixel_steps);
+  out.put_value(part.nonfinite_pixels);
+  out.put_array(std::span<const std::int32_t>(part.counts), 1);
+  out.put_array(std::span<const std::uint8_t>(part.nonfinite), 1);
+}
+
+void place_map_part(TileBytesIn& in, DivergenceMap& map) {
+  map.pixel_steps += in.take_value<std::int64_t>();
+  map.nonfinite_pixels += in.take_value<std::int64_t>();
+  in.place_array(map.counts);
+  in.place_array(map.nonfinite);
+}
+
+std::vector<PixelIndex> pixels_of(const DivergenceMapParams& params,
+                                  const std::vector<ItemRange>& tiles) {
+  std::vector<PixelIndex> pixels;
+  for (const ItemRange& t : tiles)
+    for (auto k = static_cast<std::int32_t>(t.begin); k < t.end; ++k)
+      for (std::int32_t j = 0; j < params.width; ++j) pixels.push_back({j, k});
+  return pixels;
+}
+
+}  // namespace
 
 DivergenceMap map_over_ranks(const DivergenceMapParams& params, const MapRunOptions& options) {
   if (!distributed()) return compute_divergence_map(params, options);
@@ -18,31 +46,39 @@ DivergenceMap map_over_ranks(const DivergenceMapParams& params, const MapRunOpti
   // The work is in rows: a row of pixels is the smallest tile.
   const std::int64_t rows = params.height;
   const std::int64_t tile = tile_size(rows, l.size);
-  std::vector<PixelIndex> pixels;
-  for (const ItemRange& t : interleaved_tiles(rows, tile, l.rank, l.size))
-    for (auto k = static_cast<std::int32_t>(t.begin); k < t.end; ++k)
-      for (std::int32_t j = 0; j < params.width; ++j) pixels.push_back({j, k});
-  const DivergenceCounts part = compute_divergence_pixels(params, pixels, for_this_rank(options));
-
-  TileBytesOut out;
-  out.put_value(part.pixel_steps);
-  out.put_value(part.nonfinite_pixels);
-  out.put_array(std::span<const std::int32_t>(part.counts), 1);
-  out.put_array(std::span<const std::uint8_t>(part.nonfinite), 1);
-  const auto parts = gather_to_root(out.bytes());
   DivergenceMap map;
-  map.info = part.info;
-  if (!writes()) return map;
+  if (tiles_handed_out()) {
+    bool first = true;
+    const auto by_tile = hand_out_tiles(rows, tile, [&](ItemRange t) {
+      const DivergenceCounts part =
+          compute_divergence_pixels(params, pixels_of(params, {t}), for_this_rank(options));
+      if (first) map.info = part.info, first = false;
+      TileBytesOut out;
+      put_map_part(out, part);
+      return out.bytes();
+    });
+    if (!writes()) return map;
+    for (std::size_t t = 0; t < by_tile.size(); ++t) {
+      TileBytesIn in(by_tile[t], {tile_number(static_cast<std::int64_t>(t), tile, rows)}, rows);
+      place_map_part(in, map);
+    }
+  } else {
+    const DivergenceCounts part = compute_divergence_pixels(
+        params, pixels_of(params, interleaved_tiles(rows, tile, l.rank, l.size)),
+        for_this_rank(options));
+    TileBytesOut out;
+    put_map_part(out, part);
+    const auto parts = gather_to_root(out.bytes());
+    map.info = part.info;
+    if (!writes()) return map;
+    for (int r = 0; r < l.size; ++r) {
+      TileBytesIn in(parts[static_cast<std::size_t>(r)], interleaved_tiles(rows, tile, r, l.size),
+                     rows);
+      place_map_part(in, map);
+    }
+  }
   map.width = params.width;
   map.height = params.height;
-  for (int r = 0; r < l.size; ++r) {
-    TileBytesIn in(parts[static_cast<std::size_t>(r)], interleaved_tiles(rows, tile, r, l.size),
-                   rows);
-    map.pixel_steps += in.take_value<std::int64_t>();
-    map.nonfinite_pixels += in.take_value<std::int64_t>();
-    in.place_array(map.counts);
-    in.place_array(map.nonfinite);
-  }
   map.info.wall_seconds = seconds_since(t0);
   map.info.note = over_ranks_note(map.info.note);
   return map;

@@ -16,7 +16,7 @@
 namespace orrery::dist {
 
 // Changed with MpiCalls: a plugin of another build is refused rather than called wrongly.
-inline constexpr int kMpiCallsVersion = 2;
+inline constexpr int kMpiCallsVersion = 4;
 inline constexpr const char* kMpiPluginName = "liborrery_mpi.so";
 inline constexpr const char* kMpiPluginEntry = "orrery_mpi_calls";
 
@@ -34,6 +34,14 @@ struct MpiCalls {
   double (*max_over_ranks)(double value);
   void (*all_gather)(std::span<const std::byte> mine, std::span<std::byte> all,
                      std::span<const std::int64_t> counts, std::size_t unit);
+  void (*all_to_all)(std::span<const std::byte> send, std::span<const std::int64_t> send_counts,
+                     std::span<std::byte> receive, std::span<const std::int64_t> receive_counts,
+                     std::size_t unit);
+  // Two-sided messages of bytes (the dynamic hand-out of tiles): a send, whether a message of
+  // `tag` waits from any rank, and a receive from `from` (−1: any rank), which says who sent it.
+  void (*send)(int to, int tag, std::span<const std::byte> bytes);
+  bool (*message_waiting)(int tag);
+  std::vector<std::byte> (*receive)(int from, int tag, int* sender);
   void (*abort_all)(int status);  // MPI_Abort: does not return
 };
 

@@ -13,6 +13,10 @@
 #include "orrery/core/float128.hpp"
 #include "orrery/core/seconds_since.hpp"
 #include "orrery/core/version.hpp"
+#include "orrery/dist/bodies_over_ranks.hpp"
+#include "orrery/dist/check_on_every_rank.hpp"
+#include "orrery/dist/communicator.hpp"
+#include "orrery/dist/rank_share.hpp"
 #include "orrery/io/hdf5_file.hpp"
 #include "orrery/io/output_path.hpp"
 #include "orrery/io/output_set.hpp"
@@ -102,6 +106,38 @@ void write_forces(const ForcesJob& job, const EngineOptions& eo, const ForcesOut
                         job.overwrite ? IfExists::replace : IfExists::refuse);
 }
 
+// `blocks` blocks of n values, each cut to the slice.
+template <class Real>
+std::vector<Real> slice_blocks(const std::vector<Real>& all, std::size_t n, dist::BodySlice s,
+                               std::size_t blocks) {
+  std::vector<Real> part;
+  for (std::size_t b = 0; b < blocks; ++b)
+    part.insert(part.end(), all.begin() + static_cast<std::ptrdiff_t>(b * n + s.begin),
+                all.begin() + static_cast<std::ptrdiff_t>(b * n + s.end));
+  return part;
+}
+
+// Every rank's slice of a (3 blocks) and φ on rank 0, in the global order; false on the others.
+template <class Real>
+bool gathered_to_root(std::vector<Real>& a, std::vector<Real>& phi, std::size_t n) {
+  std::vector<Real> mine(a);
+  mine.insert(mine.end(), phi.begin(), phi.end());
+  const auto every = dist::gather_to_root(std::as_bytes(std::span<const Real>(mine)));
+  if (!dist::writes()) return false;
+  a.assign(3 * n, Real(0));
+  phi.assign(n, Real(0));
+  for (std::size_t r = 0; r < every.size(); ++r) {
+    const dist::BodySlice s =
+        dist::body_slice(n, static_cast<int>(r), static_cast<int>(every.size()));
+    const auto* v = reinterpret_cast<const Real*>(every[r].data());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      for (std::size_t c = 0; c < 3; ++c) a[c * n + s.begin + i] = v[c * s.size() + i];
+      phi[s.begin + i] = v[3 * s.size() + i];
+    }
+  }
+  return true;
+}
+
 template <class Real>
 ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, EngineOptions eo) {
   const Particles<double>& p = ic.particles;
@@ -119,12 +155,24 @@ ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, Engine
     out.tree_setting = describe(c);
     out.setting_seconds = c.seconds;
   }
-  auto engine = make_force_engine<Real>(job.engine, eo);
+  // Over ranks: this rank's slice of the bodies, its engine computing the slice with the others.
+  const dist::BodySlice slice = dist::my_body_slice(n);
+  const std::size_t ns = slice.size();
+  if (dist::distributed()) {
+    x = slice_blocks(x, n, slice, 3);
+    m = slice_blocks(m, n, slice, 1);
+    if (!eps.empty()) eps = slice_blocks(eps, n, slice, 1);
+  }
+  auto engine = !dist::distributed() ? make_force_engine<Real>(job.engine, eo)
+                : job.engine == "tree"
+                    ? dist::tree_over_ranks<Real>(dist::for_this_rank(eo), n)
+                    : dist::engine_over_ranks(
+                          make_force_engine<Real>(job.engine, dist::for_this_rank(eo)), n);
   ArrayDevice<Real>& device = engine->device();
-  auto xd = device.allocate(3 * n), ad = device.allocate(3 * n), pd = device.allocate(n);
+  auto xd = device.allocate(3 * ns), ad = device.allocate(3 * ns), pd = device.allocate(ns);
   engine->set_bodies(m, eps);
   std::vector<double> total, upload, build, force;
-  std::vector<Real> a(3 * n), phi(n);
+  std::vector<Real> a(3 * ns), phi(ns);
   for (std::int64_t k = 0; k < job.repeat; ++k) {
     const auto t0 = std::chrono::steady_clock::now();
     device.copy_to_device(x, xd);
@@ -148,8 +196,26 @@ ForcesOutcome evaluate(const ForcesJob& job, const InitialConditions& ic, Engine
   if (find_force_engine(job.engine).all_pairs && pass > 0)
     out.interactions_per_second =
         static_cast<double>(n) * static_cast<double>(n > 0 ? n - 1 : 0) / pass;
+  if (dist::distributed() && !gathered_to_root(a, phi, n)) return out;  // rank 0 writes
   write_forces(job, eo, out, p.id, a, phi, out.median_seconds);
   return out;
+}
+
+// The tree over ranks computes on the CPUs; every rank needs a body.
+void check_forces_over_ranks(const ForcesJob& job, std::size_t bodies) {
+  if (!dist::distributed()) return;
+  const int ranks = dist::layout().size;
+  if (job.engine == "tree" && job.backend == Backend::cuda)
+    throw ParameterError("--backend", to_string(Backend::cuda),
+                         fmt::format("{} or {} with --engine tree over the ranks of an MPI "
+                                     "job ({} ranks): the tree over ranks computes on each "
+                                     "rank's CPUs",
+                                     to_string(Backend::cpu), to_string(Backend::automatic),
+                                     ranks));
+  if (bodies < static_cast<std::size_t>(ranks))
+    throw InputError(fmt::format("{} bodies over {} ranks: at least one body a rank is needed "
+                                 "(start at most {} ranks)",
+                                 bodies, ranks, bodies));
 }
 
 }  // namespace
@@ -160,19 +226,24 @@ const std::vector<ParamField<ForcesJob>>& forces_job_fields() {
 }
 
 ForcesOutcome run_forces_job(const ForcesJob& job) {
-  if (job.input.empty()) throw ParameterError("--input", "", "a particle file, snapshot or run");
-  if (job.out.empty()) throw ParameterError("--out", "", "an HDF5 file to write");
-  check_precision(*find_field(forces_job_fields(), "precision"), job.precision);
-  check_output("--out", job.out, job.overwrite, {{"--input", job.input}});
-  check_engine_choice(job);
-  SimJob as_sim;
-  as_sim.input = job.input;
-  const InitialConditions ic = read_sim_input(as_sim).ic;
-  const EngineOptions eo = engine_options_of(job, std::isnan(job.g) ? ic.g : job.g,
-                                             std::isnan(job.softening) ? ic.softening
-                                                                       : job.softening);
-  check_no_coinciding_particles(ic.particles, eo.softening, job.precision,
-                                "'" + job.input + "'");
+  InitialConditions ic;
+  EngineOptions eo;
+  // Over ranks every rank reads and checks alike; one refusal ends them all, said once.
+  dist::check_on_every_rank([&] {
+    if (job.input.empty()) throw ParameterError("--input", "", "a particle file, snapshot or run");
+    if (job.out.empty()) throw ParameterError("--out", "", "an HDF5 file to write");
+    check_precision(*find_field(forces_job_fields(), "precision"), job.precision);
+    check_output("--out", job.out, job.overwrite, {{"--input", job.input}});
+    check_engine_choice(job);
+    SimJob as_sim;
+    as_sim.input = job.input;
+    ic = read_sim_input(as_sim).ic;
+    eo = engine_options_of(job, std::isnan(job.g) ? ic.g : job.g,
+                           std::isnan(job.softening) ? ic.softening : job.softening);
+    check_no_coinciding_particles(ic.particles, eo.softening, job.precision,
+                                  "'" + job.input + "'");
+    check_forces_over_ranks(job, ic.particles.size());
+  });
   ForcesOutcome out;
   switch (job.precision) {
     case Precision::fp32: out = evaluate<float>(job, ic, eo); break;

@@ -117,10 +117,13 @@ Simulation<Real> make_simulation(const SimJob& job, Particles<Real> particles, d
                             std::move(stepper), clock);
   // Over ranks: this rank's slice, its engine computing the slice from every rank's positions.
   const std::size_t n = particles.size();
-  Simulation<Real> sim(
-      dist::particles_of(particles, dist::my_body_slice(n)),
-      dist::engine_over_ranks(make_force_engine<Real>(job.engine, dist::for_this_rank(eo)), n),
-      std::move(stepper), clock);
+  auto engine =
+      job.engine == "tree"
+          ? dist::tree_over_ranks<Real>(dist::for_this_rank(eo), n)
+          : dist::engine_over_ranks(make_force_engine<Real>(job.engine, dist::for_this_rank(eo)),
+                                    n);
+  Simulation<Real> sim(dist::particles_of(particles, dist::my_body_slice(n)), std::move(engine),
+                       std::move(stepper), clock);
   sim.share_bodies(dist::body_share_over_ranks<Real>(n));
   return sim;
 }
@@ -128,10 +131,12 @@ Simulation<Real> make_simulation(const SimJob& job, Particles<Real> particles, d
 void check_simulation_over_ranks(const SimJob& job, std::size_t bodies) {
   if (!dist::distributed()) return;
   const int ranks = dist::layout().size;
-  if (job.engine != "direct")
-    throw ParameterError("--engine", job.engine,
-                         fmt::format("direct over the ranks of an MPI job ({} ranks): the tree "
-                                     "runs as one process (start it without mpirun)",
+  if (job.engine == "tree" && job.backend == Backend::cuda)
+    throw ParameterError("--backend", to_string(Backend::cuda),
+                         fmt::format("{} or {} with --engine tree over the ranks of an MPI job "
+                                     "({} ranks): the tree over ranks computes on each rank's "
+                                     "CPUs (--engine direct runs over ranks on GPUs)",
+                                     to_string(Backend::cpu), to_string(Backend::automatic),
                                      ranks));
   const IntegratorInfo& method = find_integrator(job.integrator);
   if (!steps_body_by_body(method.family)) {

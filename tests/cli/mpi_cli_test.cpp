@@ -32,16 +32,21 @@ std::string file_bytes(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// Tiles handed out by rank 0 as the ranks ask (dist/tile_schedule.hpp) instead of interleaved.
+std::string handing_out(int ranks) { return "env ORRERY_MPI_SCHEDULE=dynamic " + mpirun(ranks); }
+
 // Runs `args` in a folder of its own without mpirun and under mpirun with 1, 2 and 4 ranks, and
-// expects each run's `pictures` to hold the same bytes and its `data` files the same datasets.
-// The four runs at once: most of an mpirun's time is the launcher waiting for its ranks.
+// with 2 and 4 ranks whose tiles rank 0 hands out, and expects each run's `pictures` to hold the
+// same bytes and its `data` files the same datasets. The runs at once: most of an mpirun's time
+// is the launcher waiting for its ranks.
 void expect_the_same_files_over_ranks(std::vector<std::string> args,
                                       const std::vector<std::string>& pictures,
                                       const std::vector<std::string>& data) {
   if (const std::string why = mpi_missing(); !why.empty()) GTEST_SKIP() << why;
   test::TempDir dir;
   const std::vector<std::pair<std::string, std::string>> runs = {
-      {"alone", ""}, {"ranks-1", mpirun(1)}, {"ranks-2", mpirun(2)}, {"ranks-4", mpirun(4)}};
+      {"alone", ""},           {"ranks-1", mpirun(1)},         {"ranks-2", mpirun(2)},
+      {"ranks-4", mpirun(4)}, {"handed-2", handing_out(2)}, {"handed-4", handing_out(4)}};
   std::vector<std::future<test::CliResult>> started;
   for (const auto& [folder, prefix] : runs) {
     fs::create_directories(dir / folder);
@@ -56,7 +61,7 @@ void expect_the_same_files_over_ranks(std::vector<std::string> args,
   const auto& alone = results[0];
   for (std::size_t k = 1; k < runs.size(); ++k) {
     const std::string& folder = runs[k].first;
-    const std::string ranks = folder.substr(6);
+    const std::string ranks = folder;
     const auto& r = results[k];
     EXPECT_EQ(r.out, alone.out) << "rank 0 alone speaks, and says what one process says";
     for (const auto& name : pictures) {
@@ -165,11 +170,24 @@ TEST(MpiCli, RanksStartedWithOtherArgumentsAreRefused) {
 TEST(MpiCli, ACommandThatRunsAsOneProcessRefusesRanks) {
   if (const std::string why = mpi_missing(); !why.empty()) GTEST_SKIP() << why;
   test::TempDir dir;
-  const auto r = run_cli({"forces", "--input", "p.csv", "--out", "f.h5"}, dir.path(), mpirun(2));
+  const auto r = run_cli({"render", "run", "--out", "r.mp4"}, dir.path(), mpirun(2));
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("orrery forces: runs as one process, not over 2 ranks"), std::string::npos)
+  EXPECT_NE(r.err.find("orrery render: runs as one process, not over 2 ranks"), std::string::npos)
       << r.err;
-  EXPECT_FALSE(fs::exists(dir / "f.h5"));
+  EXPECT_FALSE(fs::exists(dir / "r.mp4"));
+}
+
+TEST(MpiCli, AScheduleOfTilesOtherThanStaticOrDynamicIsRefusedOnce) {
+  if (const std::string why = mpi_missing(); !why.empty()) GTEST_SKIP() << why;
+  test::TempDir dir;
+  const auto r = run_cli({"map", "--resolution", "8", "--steps", "10", "--out", "m.png"},
+                         dir.path(), "env ORRERY_MPI_SCHEDULE=guided " + mpirun(4));
+  EXPECT_EQ(r.status, 2) << r.err;
+  const std::string said = "ORRERY_MPI_SCHEDULE=guided: static";
+  const auto first = r.err.find(said);
+  ASSERT_NE(first, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(said, first + 1), std::string::npos) << "said once: " << r.err;
+  EXPECT_FALSE(fs::exists(dir / "m.png"));
 }
 
 }  // namespace

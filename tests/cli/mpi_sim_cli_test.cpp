@@ -7,7 +7,8 @@
 // with kept accelerations, Runge–Kutta with step control, Adams–Bashforth with its history,
 // Bulirsch–Stoer) and in fp32 and fp128; a run whose every rank is killed (SIGKILL) under 2
 // ranks, resumed under 1 and under 4, ends as the uninterrupted run of one process and says
-// that the number of ranks changed; what cannot run over ranks refused once, naming the flag.
+// that the number of ranks changed; what cannot run over ranks refused once, naming the flag
+// (the tree on GPUs: the tree over ranks, tests/cli/mpi_tree_cli_test.cpp, runs on the CPUs).
 // Skipped where this build has no MPI or the machine no mpirun.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -107,32 +108,6 @@ TEST(MpiSimCli, SinglesAndQuadruplesOverRanksAreThoseOfOneProcess) {
   expect_the_same_run_over_ranks(plummer_run("rk4", "fp128", "9", "0.1"));
 }
 
-// The orrery processes running in `cwd` (the ranks of an mpirun started there).
-std::vector<pid_t> orrery_processes_in(const fs::path& cwd) {
-  std::vector<pid_t> found;
-  const fs::path program = fs::canonical(ORRERY_CLI_PATH);
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::error_code e1, e2;
-    const fs::path exe = fs::read_symlink(entry.path() / "exe", e1);
-    const fs::path dir = fs::read_symlink(entry.path() / "cwd", e2);
-    if (!e1 && !e2 && exe == program && dir == fs::canonical(cwd))
-      found.push_back(static_cast<pid_t>(std::stoi(name)));
-  }
-  return found;
-}
-
-// Whether the process is gone or a zombie (it holds no lock and writes nothing).
-bool ended_or_zombie(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text;
-  if (!std::getline(stat, text)) return true;
-  const auto close = text.rfind(')');
-  return close == std::string::npos || text.compare(close + 2, 1, "Z") == 0;
-}
-
 TEST(MpiSimCli, RunKilledUnderTwoRanksResumesUnderOneAndFourAsOneProcessRunsIt) {
   if (const std::string why = test::mpi_missing(); !why.empty()) GTEST_SKIP() << why;
   test::TempDir dir;
@@ -164,12 +139,12 @@ TEST(MpiSimCli, RunKilledUnderTwoRanksResumesUnderOneAndFourAsOneProcessRunsIt) 
   };
   while (newest_checkpoint() < 15 && std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  const auto ranks = orrery_processes_in(dir / "killed");
+  const auto ranks = test::orrery_processes_in(dir / "killed");
   for (const pid_t pid : ranks) ::kill(pid, SIGKILL);
   ASSERT_EQ(ranks.size(), 2u) << "the run ended before the kill (or never started): "
                               << test::read_text(dir / "killed" / "err.txt");
   for (const pid_t pid : ranks)
-    while (!ended_or_zombie(pid)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    while (!test::ended_or_zombie(pid)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   ASSERT_FALSE(fs::exists(dir / "killed" / "run" / "snapshot_000120.h5")) << "not killed";
 
   // Resumed under 1 and under 4 ranks, each from its own copy of what the kill left.
@@ -197,7 +172,7 @@ TEST(MpiSimCli, WhatCannotRunOverRanksIsRefusedOnceNamingTheFlag) {
     std::string said;
   };
   const std::vector<Refused> cases = {
-      {{"--engine", "tree"}, "--engine"},
+      {{"--engine", "tree", "--backend", "cuda"}, "--backend"},
       {{"--integrator", "ias15"}, "--integrator"},
       {{"--n", "3"}, "3 bodies over 4 ranks"}};
   for (const Refused& c : cases) {
@@ -205,7 +180,7 @@ TEST(MpiSimCli, WhatCannotRunOverRanksIsRefusedOnceNamingTheFlag) {
     for (std::size_t k = 0; k + 1 < args.size(); ++k)
       for (std::size_t j = 0; j + 1 < c.change.size(); j += 2)
         if (args[k] == c.change[j]) args[k + 1] = c.change[j + 1];
-    if (c.change[0] == "--engine") args.insert(args.end(), c.change.begin(), c.change.end());
+    if (c.change[0] == "--engine") args.insert(args.end(), c.change.begin(), c.change.begin() + 2);
     const auto r = test::run_cli(args, dir.path(), test::mpirun(4));
     EXPECT_EQ(r.status, 2) << c.said << ": " << r.err;
     const auto first = r.err.find(c.said);

@@ -3,8 +3,13 @@
 // cannot run here where they cannot.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "run_cli.hpp"
 
@@ -33,6 +38,32 @@ inline std::string mpi_missing() {
     return "this build has no MPI (ORRERY_MPI)";
   if (std::system("command -v mpirun > /dev/null 2>&1") != 0) return "no mpirun on the path";
   return "";
+}
+
+// The orrery processes running in `cwd` (the ranks of an mpirun started there).
+inline std::vector<pid_t> orrery_processes_in(const std::filesystem::path& cwd) {
+  std::vector<pid_t> found;
+  const std::filesystem::path program = std::filesystem::canonical(ORRERY_CLI_PATH);
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code e1, e2;
+    const std::filesystem::path exe = std::filesystem::read_symlink(entry.path() / "exe", e1);
+    const std::filesystem::path dir = std::filesystem::read_symlink(entry.path() / "cwd", e2);
+    if (!e1 && !e2 && exe == program && dir == std::filesystem::canonical(cwd))
+      found.push_back(static_cast<pid_t>(std::stoi(name)));
+  }
+  return found;
+}
+
+// Whether the process is gone or a zombie (it holds no lock and writes nothing).
+inline bool ended_or_zombie(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(stat, text)) return true;
+  const auto close = text.rfind(')');
+  return close == std::string::npos || text.compare(close + 2, 1, "Z") == 0;
 }
 
 }  // namespace orrery::test

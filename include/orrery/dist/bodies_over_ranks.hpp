@@ -19,6 +19,7 @@
 #include "orrery/io/checkpoint_file.hpp"
 #include "orrery/nbody/body_share.hpp"
 #include "orrery/nbody/diagnostics.hpp"
+#include "orrery/nbody/engine_options.hpp"
 #include "orrery/nbody/force_engine.hpp"
 
 namespace orrery::dist {
@@ -44,6 +45,17 @@ Particles<Real> particles_of(const Particles<Real>& whole, BodySlice slice);
 template <class Real>
 std::unique_ptr<ForceEngine<Real>> engine_over_ranks(std::unique_ptr<ForceEngine<Real>> inner,
                                                      std::size_t total);
+
+// An engine for this rank's slice of `total` bodies that computes with the CPU Barnes–Hut tree
+// of `options` (θ, multipole, leaf and group sizes, this rank's threads) over the ranks: the
+// bodies travel for each evaluation to the rank whose domain of space holds them, each rank
+// walks its domain's octree and the local essential trees the others send it, and the
+// accelerations travel back (src/dist/tree_over_ranks.cpp). Forces depend on the number of
+// ranks (on which cells travel whole) within the tree's accuracy; reruns with the same ranks
+// give the same bits. Collective: accelerations, potential_energy.
+template <class Real>
+std::unique_ptr<ForceEngine<Real>> tree_over_ranks(const EngineOptions& options,
+                                                   std::size_t total);
 
 // The BodyShare of this rank's slice of `total` bodies (a Simulation's: share_bodies).
 template <class Real>

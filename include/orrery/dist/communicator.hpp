@@ -77,6 +77,30 @@ void all_gather(std::span<const T> mine, std::span<T> all, std::span<const std::
   all_gather_bytes(std::as_bytes(mine), std::as_writable_bytes(all), counts, sizeof(T));
 }
 
+// Collective. Each rank's values for every rank (MPI_Alltoallv): `send` holds send_counts[r]
+// values for rank r, one share after the other in rank order, and `receive` gets
+// receive_counts[r] values from rank r likewise; rank r's send_counts[me] is this rank's
+// receive_counts[r] (exchange_counts finds them).
+void all_to_all_bytes(std::span<const std::byte> send, std::span<const std::int64_t> send_counts,
+                      std::span<std::byte> receive, std::span<const std::int64_t> receive_counts,
+                      std::size_t unit);
+template <class T>
+void all_to_all(std::span<const T> send, std::span<const std::int64_t> send_counts,
+                std::span<T> receive, std::span<const std::int64_t> receive_counts) {
+  all_to_all_bytes(std::as_bytes(send), send_counts, std::as_writable_bytes(receive),
+                   receive_counts, sizeof(T));
+}
+// Collective. What every rank sends this one: element r of the result is rank r's
+// send_counts[this rank].
+std::vector<std::int64_t> exchange_counts(std::span<const std::int64_t> send_counts);
+
+// Two-sided messages (not collective; with more than one rank only): `bytes` to rank `to` under
+// `tag`; whether a message of `tag` waits from any rank; the next message of `tag` from rank
+// `from` (−1: from any rank), waiting for it, with its sender in *sender.
+void send_to(int to, int tag, std::span<const std::byte> bytes);
+bool message_waiting(int tag);
+std::vector<std::byte> receive_from(int from, int tag, int* sender = nullptr);
+
 // Collective. Whether every rank gave the same value (the fingerprint of its program and
 // arguments: a launcher that started other commands on some ranks is refused, not obeyed).
 bool alike_on_every_rank(std::uint64_t value);

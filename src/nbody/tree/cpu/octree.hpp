@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "orrery/physics/multipole.hpp"
@@ -44,6 +45,15 @@ class Octree {
   // at the finest level whatever their count.
   void build(const Real* x, const Real* y, const Real* z, const Real* mass,
              const Real* half_eps2, std::size_t n, int leaf_size);
+
+  // A tree of nodes another process built and sent (dist/tree_over_ranks: a local essential
+  // tree): the nodes in depth-first order with their skip links, their quadrupoles, and the
+  // bodies the nodes' ranges index. A leaf with no bodies stands for a cell the sender found far
+  // enough from every target of this process: it is always taken whole.
+  void assign(std::vector<OctreeNode<Real>> nodes, std::vector<Quadrupole<Real>> quadrupoles,
+              SortedBodies<Real> bodies) {
+    nodes_ = std::move(nodes), quadrupoles_ = std::move(quadrupoles), bodies_ = std::move(bodies);
+  }
 
   const std::vector<OctreeNode<Real>>& nodes() const { return nodes_; }
   const std::vector<Quadrupole<Real>>& quadrupoles() const { return quadrupoles_; }

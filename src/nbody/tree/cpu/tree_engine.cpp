@@ -4,6 +4,7 @@
 // (physics/multipole.hpp); softened pairs as in physics/softened_pair.hpp.
 #include "tree_engine.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -96,6 +97,11 @@ void TreeEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi,
   tree_.build(px, px + n, px + 2 * n, mass_.data(), half_eps2_.data(), n, leaf_size_);
   timings_.upload = 0;
   timings_.build = seconds_since(t0);
+  std::span<const Octree<Real>> received;
+  if (received_) {
+    received = received_(tree_);
+    sorted_work_.resize(n);
+  }
   const auto t1 = std::chrono::steady_clock::now();
 
   const std::vector<std::uint32_t> groups = tree_.groups(group_size_);
@@ -141,6 +147,12 @@ void TreeEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi,
         stride = m;
       }
       walk_group(tree_, groups[k], theta, bodies, cells);
+      if (received_) {
+        const GroupBox<Real> box = group_box(b, g);
+        for (const Octree<Real>& r : received)
+          walk_sources(r, box, ~std::uint32_t{0}, theta, bodies, cells);
+        std::fill_n(sorted_work_.begin() + g.begin, g.count, bodies.size + cells.size);
+      }
       pad_list(bodies, pad, false);
       pad_list(cells, pad, true);
       Real* ax = out;
@@ -161,6 +173,10 @@ void TreeEngine<Real>::evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi,
 
   // Back to the caller's order, times G; a softened target's own term leaves φ.
   const Real g = static_cast<Real>(options_.g);
+  if (received_) {
+    work_.resize(n);
+    for (std::size_t s = 0; s < n; ++s) work_[b.original[s]] = sorted_work_[s];
+  }
   for (std::size_t s = 0; s < n; ++s) {
     const std::uint32_t i = b.original[s];
     if (!all && !listed_[i]) continue;

@@ -6,6 +6,9 @@
 // float and double run the instruction-set kernels; float128 a scalar loop.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "octree.hpp"
@@ -39,6 +42,15 @@ class TreeEngine final : public ForceEngine<Real> {
   std::string potential_energy_method() const override;
   EngineTimings last_timings() const override { return timings_; }
 
+  // Source trees that every group walks after this engine's own (dist/tree_over_ranks: the
+  // local essential trees the other ranks send). `received` is called in each evaluation once
+  // the own tree is built, before the walk, and returns them; they are walked in their order,
+  // so the lists, and the sums, do not depend on the threads. Then work() holds, for each body
+  // in the caller's order, the sources listed for it (bodies and cells): its force's cost.
+  using ReceivedSources = std::function<std::span<const Octree<Real>>(const Octree<Real>& own)>;
+  void walk_also(ReceivedSources received) { received_ = std::move(received); }
+  const std::vector<std::uint64_t>& work() const { return work_; }
+
  private:
   // a (and φ, unless null) for the targets (every body, or ascending indices).
   void evaluate(const DeviceBuffer<Real>& x, Real* a, Real* phi,
@@ -57,6 +69,8 @@ class TreeEngine final : public ForceEngine<Real> {
   std::vector<char> listed_;               // by body: a target of this evaluation
   DeviceBuffer<Real> scratch_a_, scratch_phi_;  // for potential_energy
   EngineTimings timings_;
+  ReceivedSources received_;
+  std::vector<std::uint64_t> work_, sorted_work_;
 };
 
 }  // namespace orrery::cpu

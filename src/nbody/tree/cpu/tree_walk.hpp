@@ -70,40 +70,45 @@ void pad_list(SourceList<Real>& list, std::size_t pad, bool cells) {
   }
 }
 
-// The lists of group node `g`.
+// Appends to the lists what `tree` gives the targets in `box`: cells taken whole, the bodies of
+// opened leaves. `g` is the group's node when the targets are of this tree (a cell holding it
+// is opened), anything past the last node otherwise. A leaf without bodies (a cell another
+// process sent whole: Octree::assign) is taken whole.
 template <class Real>
-void walk_group(const Octree<Real>& tree, std::uint32_t g, Real theta, SourceList<Real>& bodies,
-                SourceList<Real>& cells) {
+void walk_sources(const Octree<Real>& tree, const GroupBox<Real>& box, std::uint32_t g,
+                  Real theta, SourceList<Real>& bodies, SourceList<Real>& cells) {
   const auto& nodes = tree.nodes();
   const auto& quads = tree.quadrupoles();
   const SortedBodies<Real>& b = tree.bodies();
-  const OctreeNode<Real>& group = nodes[g];
-  const GroupBox<Real> box = group_box(b, group);
-  clear_list(bodies);
-  clear_list(cells);
   const Real theta2 = theta * theta;
-  auto take_bodies = [&](const OctreeNode<Real>& n) {
-    for (std::uint32_t s = n.begin; s < n.begin + n.count; ++s)
-      push_body(bodies, b.x[s], b.y[s], b.z[s], b.mass[s], b.half_eps2[s]);
-  };
   for (std::uint32_t i = 0; i < nodes.size();) {
     const OctreeNode<Real>& n = nodes[i];
     const bool holds_group = i <= g && g < n.next;
     if (!holds_group) {
       const Real d2 = distance2_to_box(box.lo, box.hi, n.cx, n.cy, n.cz);
-      if (taken_whole(n.size * n.size, theta2, d2)) {
+      if (taken_whole(n.size * n.size, theta2, d2) || (n.leaf && n.count == 0)) {
         push_cell(cells, n, quads[i]);
         i = n.next;
         continue;
       }
     }
     if (n.leaf || i == g) {
-      take_bodies(n);
+      for (std::uint32_t s = n.begin; s < n.begin + n.count; ++s)
+        push_body(bodies, b.x[s], b.y[s], b.z[s], b.mass[s], b.half_eps2[s]);
       i = n.next;
     } else {
       ++i;
     }
   }
+}
+
+// The lists of group node `g`.
+template <class Real>
+void walk_group(const Octree<Real>& tree, std::uint32_t g, Real theta, SourceList<Real>& bodies,
+                SourceList<Real>& cells) {
+  clear_list(bodies);
+  clear_list(cells);
+  walk_sources(tree, group_box(tree.bodies(), tree.nodes()[g]), g, theta, bodies, cells);
 }
 
 }  // namespace orrery::cpu
