@@ -15,6 +15,7 @@
 #include "orrery/io/divergence_map_file.hpp"
 #include "orrery/io/png_file.hpp"
 #include "orrery/jobs/map_job.hpp"
+#include "orrery/ensemble/problems/divergence3/reference_orbit.hpp"
 #include "orrery/jobs/zoom_job.hpp"
 #include "orrery/render/colormap.hpp"
 #include "orrery/render/divergence_image.hpp"
@@ -282,7 +283,23 @@ TEST(ZoomJob, RefusesWindowsFinerThanThePrecisionResolves) {
   job.to_width = 1e-29;
   EXPECT_EQ(refusal(job).parameter(), "--to-width");
   EXPECT_EQ(refusal(job).accepted().find("--precision dd"), std::string::npos)
-      << "no precision resolves it: none is named";
+      << "double-double does not resolve it: not named again";
+  // The perturbation resolves any width whose reference trajectory the build can compute:
+  // double-double's down to about 1e−24 here, MPFR's (where the build has it) to 1e−30 and
+  // beyond.
+  EXPECT_NE(refusal(job).accepted().find("--deep perturbation"), std::string::npos)
+      << refusal(job).accepted();
+  EXPECT_EQ(refusal(job).accepted().find("--precision dd"), std::string::npos);
+  job.map.precision = Precision::fp64;
+  job.map.deep = DeepMethod::perturbation;
+  job.to_width = 1e-30;
+  if (reference_bits_available() > 106)
+    EXPECT_NO_THROW(validate(job));
+  else
+    EXPECT_EQ(refusal(job).parameter(), "--to-width");
+  job.to_width = 1e-16;
+  EXPECT_NO_THROW(validate(job));
+  job.map.deep = DeepMethod::none;
   job.map.precision = Precision::fp64;
   job.to_width = 1e-11;
   EXPECT_NO_THROW(validate(job));
