@@ -266,6 +266,41 @@ TEST(ZoomJob, RefusesBadValuesBeforeAnyFile) {
   EXPECT_TRUE(test::listing(dir.path()).empty());
 }
 
+// --center X:Y:X_LOW:Y_LOW names a centre in double-double: the deep zooms centre their windows
+// on it (a window of 1e−30 about a point no double names), fp64 zooms on X:Y as always.
+TEST(ZoomJob, ACentreInDoubleDoubleCentresTheDeepWindows) {
+  test::TempDir dir;
+  ZoomJob job = small_zoom(dir);
+  const ParamField<ZoomJob>& centre = *find_field(zoom_job_fields(), "center");
+  centre.set(job, ParamValue{std::vector<double>{-10.0, 1.0, 0x1p-60, -0x1p-61}});
+  EXPECT_EQ(centre.get(job), (ParamValue{std::vector<double>{-10.0, 1.0, 0x1p-60, -0x1p-61}}));
+  job.from_width = job.to_width = 1e-30;
+  job.frames = 1;
+  job.map.deep = DeepMethod::perturbation;
+  const DivergenceMapParams deep = zoom_frame_params(job, 0);
+  // The window's ends in double-double, each −10 + 2⁻⁶⁰ ∓ 5e−31 (rounded to its last part).
+  EXPECT_EQ(deep.x_range[0], -10.0);
+  EXPECT_EQ(deep.y_range[1], 1.0);
+  EXPECT_NEAR(deep.x_range_low[0], 0x1p-60 - 5e-31, 1e-45);
+  EXPECT_NEAR(deep.x_range_low[1], 0x1p-60 + 5e-31, 1e-45);
+  EXPECT_NEAR(deep.y_range_low[0], -0x1p-61 - 5e-31 * job.map.physics.height / job.map.physics.width,
+              1e-45);
+  job.map.deep = DeepMethod::none;
+  const DivergenceMapParams plain = zoom_frame_params(job, 0);
+  EXPECT_EQ(plain.x_range_low, (std::array<double, 2>{0.0, 0.0}));
+  // Two numbers are the centre alone; other counts and non-finite parts are refused.
+  centre.set(job, ParamValue{std::vector<double>{1.0, 2.0}});
+  EXPECT_EQ(job.center_low, (std::array<double, 2>{0.0, 0.0}));
+  EXPECT_THROW(centre.set(job, ParamValue{std::vector<double>{1.0, 2.0, 3.0}}), ParameterError);
+  EXPECT_THROW(centre.set(job, ParamValue{std::vector<double>{1.0, 2.0, 0.0, std::nan("")}}),
+               ParameterError);
+  // The perturbation's pixels are fp64 differences: it takes --precision fp64 alone.
+  job = small_zoom(dir);
+  job.map.deep = DeepMethod::perturbation;
+  job.map.precision = Precision::fp32;
+  EXPECT_EQ(refusal(job).parameter(), "--precision");
+}
+
 TEST(ZoomJob, RefusesWindowsFinerThanThePrecisionResolves) {
   test::TempDir dir;
   ZoomJob job = small_zoom(dir);
