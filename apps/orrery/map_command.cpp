@@ -87,9 +87,10 @@ class MapCommand final : public Command {
       const double rate = map.info.wall_seconds > 0
                               ? static_cast<double>(map.pixel_steps) / map.info.wall_seconds
                               : 0.0;
-      fmt::print("orrery map: {}x{} pixels, {} steps, {} on {} ({}, {} {}): {:.4g} "
+      fmt::print("orrery map: {}x{} pixels, {} steps, {}{} on {} ({}, {} {}): {:.4g} "
                  "pixel-steps in {:.2f} s ({:.3g} pixel-steps/s)\n",
                  map.width, map.height, job.physics.steps, to_string(job.precision),
+                 job.deep == DeepMethod::perturbation ? " by perturbation" : "",
                  map.info.backend, map.info.kernel, map.info.threads,
                  map.info.backend == to_string(Backend::cuda) ? "GPUs" : "threads",
                  static_cast<double>(map.pixel_steps), map.info.wall_seconds, rate);

@@ -36,6 +36,11 @@ std::vector<ParamField<J>> make_fields() {
                          &J::precision,
                          precision_words({Precision::fp64, Precision::fp32, Precision::mixed,
                                           Precision::dd})));
+  f.push_back(choice_field("deep",
+                           "none, or perturbation: each pixel in fp64 as its difference from "
+                           "one accurate reference trajectory (CPU and GPU; with --precision "
+                           "fp64): windows far narrower than fp64 resolves, to 1e-30 and below",
+                           &J::deep, {"none", "perturbation"}));
   f.push_back(integer_field("threads", "CPU threads (default: all cores)", &J::threads, 1, 4096));
   f.push_back(flag_field("exact",
                          "on the GPU, evaluate 1/r^3 with correctly rounded sqrt and division as "
@@ -69,6 +74,10 @@ const std::vector<ParamField<MapJob>>& map_job_fields() {
 void validate_map_computation(const MapJob& job) {
   validate(job.physics);
   check_precision(*find_field(map_job_fields(), "precision"), job.precision);
+  if (job.deep == DeepMethod::perturbation && job.precision != Precision::fp64)
+    throw ParameterError("--precision", to_string(job.precision),
+                         "fp64 with --deep perturbation (its pixels are fp64 differences from "
+                         "the reference trajectory)");
   try {
     check_devices_for_backend(job.backend, job.devices);
     if (!job.cpu_kernel.empty()) resolve_cpu_kernel(job.cpu_kernel);
@@ -97,6 +106,7 @@ MapRunOptions map_run_options(const MapJob& job, const MapObserver& observer) {
   MapRunOptions options;
   options.backend = job.backend;
   options.precision = job.precision;
+  options.deep = job.deep;
   options.threads = static_cast<int>(job.threads);
   options.cpu_kernel = job.cpu_kernel;
   options.devices = job.devices;

@@ -13,6 +13,7 @@
 #include "orrery/core/double_double.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/dist/map_over_ranks.hpp"
+#include "orrery/ensemble/problems/divergence3/reference_orbit.hpp"
 #include "orrery/io/output_path.hpp"
 #include "orrery/jobs/map_job.hpp"
 #include "orrery/render/colormap.hpp"
@@ -42,13 +43,24 @@ std::vector<ParamField<J>> make_fields() {
     if (!kMapFieldsNotInZoom.count(f.name)) map_fields.push_back(f);
   auto f = project_fields(map_fields, &J::map);
   {
-    ParamField<J> c{"center", "the point every window is centred on, X:Y (the plane's axes)",
-                    ParamKind::Reals, 2, ':'};
+    ParamField<J> c{"center",
+                    "the point every window is centred on, X:Y (the plane's axes), or "
+                    "X:Y:X_LOW:Y_LOW, a point in double-double for the deep zooms (--precision "
+                    "dd, --deep perturbation)",
+                    ParamKind::Reals, 0, ':'};
     c.set = [](J& j, const ParamValue& v) {
-      const auto xs = require_reals("center", v, 2, RealRule::Finite);
-      j.center = {xs[0], xs[1]};
+      const auto* xs = std::get_if<std::vector<double>>(&v);
+      const std::size_t n = xs && xs->size() == 4 ? 4 : 2;
+      const auto all = require_reals("center", v, n, RealRule::Finite);
+      j.center = {all[0], all[1]};
+      j.center_low = n == 4 ? std::array<double, 2>{all[2], all[3]} : std::array<double, 2>{};
     };
-    c.get = [](const J& j) { return ParamValue{std::vector<double>{j.center[0], j.center[1]}}; };
+    c.get = [](const J& j) {
+      if (j.center_low[0] == 0 && j.center_low[1] == 0)
+        return ParamValue{std::vector<double>{j.center[0], j.center[1]}};
+      return ParamValue{
+          std::vector<double>{j.center[0], j.center[1], j.center_low[0], j.center_low[1]}};
+    };
     f.push_back(std::move(c));
   }
   f.push_back(real_field("from-width", "width of the first frame's window", &J::from_width,
@@ -105,10 +117,27 @@ void check_resolvable(const ZoomJob& job) {
   const auto least = [&](Precision q) {
     return kLeastPixelRoundings * resolved_step(q, reach) * p.width;
   };
+  if (job.map.deep == DeepMethod::perturbation) {
+    // Every pixel's start is an fp64 difference from the centre: any width resolves, so long
+    // as the reference trajectory can be computed as finely as the window needs.
+    const DivergenceSetup s = make_divergence_setup(zoom_frame_params(job, last ? job.frames - 1 : 0));
+    const int bits = reference_bits(s);
+    if (bits <= reference_bits_available()) return;
+    throw ParameterError(last ? "--to-width" : "--from-width", fmt::format("{}", width),
+                         fmt::format("a width whose reference trajectory needs at most {} bits "
+                                     "(double-double; this one needs {}): this build has no "
+                                     "MPFR (Debian's libmpfr-dev, libmpfrc++-dev)",
+                                     reference_bits_available(), bits));
+  }
   if (width >= least(job.map.precision)) return;
-  const std::string finer = job.map.precision != Precision::dd && width >= least(Precision::dd)
-                                ? " (--precision dd, double-double on the CPU, resolves it)"
-                                : "";
+  const std::string finer =
+      job.map.precision == Precision::dd
+          ? " (--deep perturbation, fp64 differences from an accurate reference trajectory "
+            "on the CPU or GPU, resolves it)"
+          : width >= least(Precision::dd)
+                ? " (--deep perturbation, on the CPU or GPU, or --precision dd, "
+                  "double-double on the CPU, resolves it)"
+                : " (--deep perturbation, on the CPU or GPU, resolves it)";
   throw ParameterError(
       last ? "--to-width" : "--from-width", fmt::format("{}", width),
       fmt::format("a width >= {:.3g} here: at coordinates up to {:.6g}, {} resolves steps of "
@@ -138,17 +167,23 @@ double zoom_width(double from_width, double to_width, std::int64_t frames, std::
 }
 
 ZoomWindow zoom_window(std::array<double, 2> center, double width, std::int32_t pixels_x,
-                       std::int32_t pixels_y) {
+                       std::int32_t pixels_y, std::array<double, 2> center_low) {
   const double height = width * pixels_y / pixels_x;
   ZoomWindow w;
-  // Each end is the fp64 sum (as it always was) and that sum's rounding error.
-  const auto end = [](double c, double offset, double& hi, double& lo) {
-    double_word::two_sum(c, offset, hi, lo);
+  // Each end is the fp64 sum (as it always was) and that sum's rounding error; with a centre in
+  // double-double, their sum in double-double.
+  const auto end = [](double c, double c_low, double offset, double& hi, double& lo) {
+    if (c_low == 0) {
+      double_word::two_sum(c, offset, hi, lo);
+      return;
+    }
+    const DoubleDouble<double> e = DoubleDouble<double>(c, c_low) + DoubleDouble<double>(offset);
+    hi = e.hi, lo = e.lo;
   };
-  end(center[0], -width / 2, w.x_range[0], w.x_range_low[0]);
-  end(center[0], width / 2, w.x_range[1], w.x_range_low[1]);
-  end(center[1], -height / 2, w.y_range[0], w.y_range_low[0]);
-  end(center[1], height / 2, w.y_range[1], w.y_range_low[1]);
+  end(center[0], center_low[0], -width / 2, w.x_range[0], w.x_range_low[0]);
+  end(center[0], center_low[0], width / 2, w.x_range[1], w.x_range_low[1]);
+  end(center[1], center_low[1], -height / 2, w.y_range[0], w.y_range_low[0]);
+  end(center[1], center_low[1], height / 2, w.y_range[1], w.y_range_low[1]);
   return w;
 }
 
@@ -173,10 +208,13 @@ DivergenceMapParams zoom_frame_params(const ZoomJob& job, std::int64_t k) {
   DivergenceMapParams p = job.map.physics;
   p.steps = zoom_steps(job, k);
   const double width = zoom_width(job.from_width, job.to_width, job.frames, k);
-  const ZoomWindow w = zoom_window(job.center, width, p.width, p.height);
+  const bool deep =
+      job.map.precision == Precision::dd || job.map.deep == DeepMethod::perturbation;
+  const ZoomWindow w = zoom_window(job.center, width, p.width, p.height,
+                                   deep ? job.center_low : std::array<double, 2>{0.0, 0.0});
   p.x_range = w.x_range;
   p.y_range = w.y_range;
-  if (job.map.precision == Precision::dd) {
+  if (deep) {
     p.x_range_low = w.x_range_low;
     p.y_range_low = w.y_range_low;
   }

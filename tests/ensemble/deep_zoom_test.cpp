@@ -2,66 +2,25 @@
 // The deep zoom's double-double map against an arbitrary-precision reference: the same map (the
 // same problem code, twin_divergence.hpp, the same starts and integrator coefficients) stepped
 // with MPFR numbers at 160 bits, on small grids far narrower than fp64 resolves. Where a count
-// differs, the reference must itself be sensitive there: its count changes at 256 bits.
-//
-// The system is the Pythagorean three-body problem (masses 3, 4, 5 at rest at (1, 3), (−2, −1),
-// (1, −1); Burrau 1913, Szebehely & Peters 1967), body 2 varied: its first close encounter
-// stretches a separation 10¹¹-fold within about two thousand rk4 steps of 10⁻³, so every
-// pixel's count ends inside a test's time.
+// differs, the reference must itself be sensitive there: its count changes at 256 bits. The
+// system and the reference's loop: deep_zoom_reference.hpp.
 #include <gtest/gtest.h>
 
-#include <mpreal.h>
-
-#include <array>
 #include <vector>
 
-#include "orrery/ensemble/divergence_map.hpp"
+#include "deep_zoom_reference.hpp"
 #include "orrery/ensemble/map_integrators.hpp"
-#include "orrery/ensemble/problems/divergence3/twin_divergence.hpp"
 #include "orrery/ensemble/problems/divergence3/twin_start_dd.hpp"
-#include "orrery/jobs/zoom_job.hpp"
 
 namespace orrery {
-
-template <>
-struct LaneMath<mpfr::mpreal> {
-  static mpfr::mpreal mul_add(const mpfr::mpreal& a, const mpfr::mpreal& b,
-                              const mpfr::mpreal& c) {
-    return mpfr::fma(a, b, c);
-  }
-  static mpfr::mpreal sqrt(const mpfr::mpreal& x) { return mpfr::sqrt(x); }
-  static mpfr::mpreal select(bool take_first, const mpfr::mpreal& a, const mpfr::mpreal& b) {
-    return take_first ? a : b;
-  }
-};
-
 namespace {
 
-using mpfr::mpreal;
+using deep_zoom_reference::mpreal;
 
 constexpr std::int32_t kGrid = 3;  // pixels across
 
 DivergenceMapParams pythagorean_window(double width) {
-  DivergenceMapParams p;
-  p.width = p.height = kGrid;
-  p.steps = 4000;
-  p.dt = 0.001;
-  p.integrator = "rk4";
-  // The twin a hundredth of the window away (finer than the pixels, as a zoom's scaled shift
-  // is), the critical distance 10⁷ times that: the first close encounter stretches it so far.
-  p.critical_distance = width * 1e5;
-  p.masses = {3, 4, 5};
-  p.g = 1;
-  p.positions = {1, 3, 0, -2, -1, 0, 1, -1, 0};
-  p.velocities = {};
-  p.varied_body = 2;
-  p.shift = {width / 100, width / 100, width / 100};
-  const ZoomWindow w = zoom_window({-2.0, -1.0}, width, kGrid, kGrid);
-  p.x_range = w.x_range;
-  p.y_range = w.y_range;
-  p.x_range_low = w.x_range_low;
-  p.y_range_low = w.y_range_low;
-  return p;
+  return deep_zoom_reference::pythagorean_window(width, kGrid);
 }
 
 // The count of pixel (j, k) with every number an MPFR float of `bits` bits: the map's own loop
@@ -69,27 +28,9 @@ DivergenceMapParams pythagorean_window(double width) {
 template <class Table>
 std::int32_t reference_count(const DivergenceSetup& s, std::int64_t j, std::int64_t k, int bits) {
   mpreal::set_default_prec(bits);
-  using Map = TwinDivergence<Table, mpreal, InverseCubeExact, 1>;
   const TwinStartDd start = twin_start_dd(s, j, k);
-  const auto exact = [](const DoubleDouble<double>& x) { return mpreal(x.hi) + mpreal(x.lo); };
-  typename Map::State st;
-  const auto copy = [&](BodyState<mpreal, kMapBodies>& to,
-                        const BodyState<DoubleDouble<double>, kMapBodies>& from) {
-    for (int n = 0; n < kMapBodies; ++n) {
-      to.x[n] = {exact(from.x[n].x), exact(from.x[n].y), exact(from.x[n].z)};
-      to.v[n] = {exact(from.v[n].x), exact(from.v[n].y), exact(from.v[n].z)};
-    }
-  };
-  copy(st.base, start.base);
-  copy(st.twin, start.twin);
-  const typename Map::Gravity g = Map::gravity(s);
-  Map::begin(st, g);
-  const mpreal dt = s.dt, dc2 = s.critical_distance2;
-  for (std::int64_t n = 0; n < s.steps; ++n) {
-    if (!(Map::separation2(st) <= dc2)) return static_cast<std::int32_t>(n);
-    Map::advance(st, g, dt, n < Map::starter_steps);
-  }
-  return static_cast<std::int32_t>(s.steps);
+  return deep_zoom_reference::mpfr_count<Table>(s, deep_zoom_reference::exact(start.base),
+                                                deep_zoom_reference::exact(start.twin));
 }
 
 struct Agreement {

@@ -15,6 +15,7 @@
 #include "orrery/io/divergence_map_file.hpp"
 #include "orrery/io/png_file.hpp"
 #include "orrery/jobs/map_job.hpp"
+#include "orrery/ensemble/problems/divergence3/reference_orbit.hpp"
 #include "orrery/jobs/zoom_job.hpp"
 #include "orrery/render/colormap.hpp"
 #include "orrery/render/divergence_image.hpp"
@@ -265,6 +266,41 @@ TEST(ZoomJob, RefusesBadValuesBeforeAnyFile) {
   EXPECT_TRUE(test::listing(dir.path()).empty());
 }
 
+// --center X:Y:X_LOW:Y_LOW names a centre in double-double: the deep zooms centre their windows
+// on it (a window of 1e−30 about a point no double names), fp64 zooms on X:Y as always.
+TEST(ZoomJob, ACentreInDoubleDoubleCentresTheDeepWindows) {
+  test::TempDir dir;
+  ZoomJob job = small_zoom(dir);
+  const ParamField<ZoomJob>& centre = *find_field(zoom_job_fields(), "center");
+  centre.set(job, ParamValue{std::vector<double>{-10.0, 1.0, 0x1p-60, -0x1p-61}});
+  EXPECT_EQ(centre.get(job), (ParamValue{std::vector<double>{-10.0, 1.0, 0x1p-60, -0x1p-61}}));
+  job.from_width = job.to_width = 1e-30;
+  job.frames = 1;
+  job.map.deep = DeepMethod::perturbation;
+  const DivergenceMapParams deep = zoom_frame_params(job, 0);
+  // The window's ends in double-double, each −10 + 2⁻⁶⁰ ∓ 5e−31 (rounded to its last part).
+  EXPECT_EQ(deep.x_range[0], -10.0);
+  EXPECT_EQ(deep.y_range[1], 1.0);
+  EXPECT_NEAR(deep.x_range_low[0], 0x1p-60 - 5e-31, 1e-45);
+  EXPECT_NEAR(deep.x_range_low[1], 0x1p-60 + 5e-31, 1e-45);
+  EXPECT_NEAR(deep.y_range_low[0], -0x1p-61 - 5e-31 * job.map.physics.height / job.map.physics.width,
+              1e-45);
+  job.map.deep = DeepMethod::none;
+  const DivergenceMapParams plain = zoom_frame_params(job, 0);
+  EXPECT_EQ(plain.x_range_low, (std::array<double, 2>{0.0, 0.0}));
+  // Two numbers are the centre alone; other counts and non-finite parts are refused.
+  centre.set(job, ParamValue{std::vector<double>{1.0, 2.0}});
+  EXPECT_EQ(job.center_low, (std::array<double, 2>{0.0, 0.0}));
+  EXPECT_THROW(centre.set(job, ParamValue{std::vector<double>{1.0, 2.0, 3.0}}), ParameterError);
+  EXPECT_THROW(centre.set(job, ParamValue{std::vector<double>{1.0, 2.0, 0.0, std::nan("")}}),
+               ParameterError);
+  // The perturbation's pixels are fp64 differences: it takes --precision fp64 alone.
+  job = small_zoom(dir);
+  job.map.deep = DeepMethod::perturbation;
+  job.map.precision = Precision::fp32;
+  EXPECT_EQ(refusal(job).parameter(), "--precision");
+}
+
 TEST(ZoomJob, RefusesWindowsFinerThanThePrecisionResolves) {
   test::TempDir dir;
   ZoomJob job = small_zoom(dir);
@@ -282,7 +318,23 @@ TEST(ZoomJob, RefusesWindowsFinerThanThePrecisionResolves) {
   job.to_width = 1e-29;
   EXPECT_EQ(refusal(job).parameter(), "--to-width");
   EXPECT_EQ(refusal(job).accepted().find("--precision dd"), std::string::npos)
-      << "no precision resolves it: none is named";
+      << "double-double does not resolve it: not named again";
+  // The perturbation resolves any width whose reference trajectory the build can compute:
+  // double-double's down to about 1e−24 here, MPFR's (where the build has it) to 1e−30 and
+  // beyond.
+  EXPECT_NE(refusal(job).accepted().find("--deep perturbation"), std::string::npos)
+      << refusal(job).accepted();
+  EXPECT_EQ(refusal(job).accepted().find("--precision dd"), std::string::npos);
+  job.map.precision = Precision::fp64;
+  job.map.deep = DeepMethod::perturbation;
+  job.to_width = 1e-30;
+  if (reference_bits_available() > 106)
+    EXPECT_NO_THROW(validate(job));
+  else
+    EXPECT_EQ(refusal(job).parameter(), "--to-width");
+  job.to_width = 1e-16;
+  EXPECT_NO_THROW(validate(job));
+  job.map.deep = DeepMethod::none;
   job.map.precision = Precision::fp64;
   job.to_width = 1e-11;
   EXPECT_NO_THROW(validate(job));

@@ -21,9 +21,15 @@ struct MapProgress {
   double seconds = 0;
 };
 
+// How a window deeper than the precision resolves is computed: not at all (`none`: the
+// precision's own map), or by perturbation about a reference trajectory (fp64 differences from
+// it on the CPU lanes or the GPU: problems/divergence3/perturbed_twin.hpp; docs/guide/deep-zoom.md).
+enum class DeepMethod { none, perturbation };
+
 struct MapRunOptions {
   Backend backend = Backend::automatic;
   Precision precision = Precision::fp64;
+  DeepMethod deep = DeepMethod::none;  // perturbation: with precision fp64 alone
   int threads = 0;         // CPU threads; 0 takes every CPU this process may use
   std::string cpu_kernel;  // "" takes the widest the CPU runs; else a name of cpu_kernel_names()
   std::vector<int> devices;  // CUDA devices to use; empty: all

@@ -11,6 +11,7 @@
 #include "orrery/core/backend.hpp"
 #include "orrery/core/parameter.hpp"
 #include "orrery/core/precision.hpp"
+#include "orrery/ensemble/map_run_options.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_map_params.hpp"
 #include "orrery/render/divergence_image.hpp"
 
@@ -19,7 +20,8 @@ namespace orrery {
 struct MapJob {
   DivergenceMapParams physics;
   Backend backend = Backend::automatic;
-  Precision precision = Precision::fp64;  // fp64, fp32 or mixed
+  Precision precision = Precision::fp64;  // fp64, fp32, mixed or dd
+  DeepMethod deep = DeepMethod::none;     // perturbation: fp64 differences from a reference
   std::int64_t threads = 0;               // 0: all cores
   std::string cpu_kernel;                 // "": the widest this CPU runs
   std::vector<int> devices;               // empty: all

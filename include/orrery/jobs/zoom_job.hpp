@@ -37,6 +37,10 @@ enum class ZoomStepsGrowth { linear, geometric };
 struct ZoomJob {
   MapJob map;  // every map parameter but the window and the map's outputs
   std::array<double, 2> center{5.30031, -0.45};  // the published zoom's centre
+  // The centre's low parts in double-double: center + center_low is the point --center names
+  // to about 32 digits, where the deep precisions (dd, perturbed) centre their windows; fp64
+  // and fp32 zooms centre theirs on `center`.
+  std::array<double, 2> center_low{0.0, 0.0};
   double from_width = 40;
   double to_width = 0.04;
   std::int64_t frames = 120;
@@ -65,9 +69,10 @@ struct ZoomWindow {
   // --precision dd starts its pixels from (DivergenceMapParams::x_range_low).
   std::array<double, 2> x_range_low, y_range_low;
 };
-// The window `width` wide around `center` with square pixels on a pixels_x × pixels_y grid.
+// The window `width` wide around `center` (+ `center_low`, in double-double) with square
+// pixels on a pixels_x × pixels_y grid.
 ZoomWindow zoom_window(std::array<double, 2> center, double width, std::int32_t pixels_x,
-                       std::int32_t pixels_y);
+                       std::int32_t pixels_y, std::array<double, 2> center_low = {0.0, 0.0});
 
 // The step count of frame k (ZoomStepsGrowth above): --steps for k = 0, --steps-to (where given)
 // for k = K−1, exactly.

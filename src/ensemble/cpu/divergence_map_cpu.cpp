@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <stdexcept>
 #include <string_view>
 
 #include "device/cpu/cpu_isa.hpp"
@@ -17,7 +18,8 @@ namespace orrery::cpu {
 
 DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
                                     std::span<const PixelIndex> pixels,
-                                    const MapRunOptions& options) {
+                                    const MapRunOptions& options,
+                                    const ReferenceOrbit* reference) {
   const CpuKernel& kernel = choose_kernel<CpuKernel>(cpu_kernels(), options.cpu_kernel);
   // Double-double is compiled for the vector instruction sets only (twin_lanes.cpp).
   if (options.precision == Precision::dd && std::string_view(kernel.name) == "generic")
@@ -33,6 +35,9 @@ DivergenceCounts run_divergence_map(const DivergenceSetup& setup,
   out.counts.assign(n, -1);  // unknown until its task finishes
   out.nonfinite.assign(n, 0);
   TwinTaskSource tasks(setup, pixels, out.counts.data(), out.nonfinite.data(), &options.progress);
+  tasks.reference = reference;
+  if (options.deep == DeepMethod::perturbation && reference == nullptr)
+    throw std::logic_error("the perturbed map needs its reference trajectory");
 
   on_threads(threads, [&](std::size_t, std::size_t) {
     kernel.run[static_cast<std::size_t>(setup.integrator)](setup, options.precision, tasks);

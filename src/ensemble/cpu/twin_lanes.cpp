@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "ensemble/cpu/lane_agent.hpp"
+#include "ensemble/cpu/perturbed_lanes.hpp"
 #include "ensemble/cpu/twin_task_source.hpp"
 #include "orrery/core/simd.hpp"
 #include "ensemble/map_kernel_dispatch.hpp"
@@ -164,6 +165,7 @@ void run_twin_lanes(const DivergenceSetup& s, Precision p, TwinTaskSource& src) 
 #if defined(__AVX2__)
   if (p == Precision::dd) return run_lanes<I, Precision::dd>(s, src);
 #endif
+  if (src.reference) return run_perturbed_lanes<I>(s, src);  // --deep perturbation
   visit_map_kernel(p, s.body, [&]<Precision P, int>() { run_lanes<I, P>(s, src); });
 }
 

@@ -19,6 +19,7 @@
 #include "orrery/ensemble/map_run_options.hpp"
 #include "orrery/ensemble/map_integrators.hpp"
 #include "orrery/ensemble/problems/divergence3/divergence_setup.hpp"
+#include "orrery/ensemble/problems/divergence3/reference_orbit.hpp"
 #include "ensemble/schedule/work_pool.hpp"
 
 namespace orrery::cpu {
@@ -56,6 +57,8 @@ class TwinTaskSource {
 
   std::int32_t* const counts;
   std::uint8_t* const nonfinite;
+  // The frame's reference trajectory, for --deep perturbation; else null.
+  const ReferenceOrbit* reference = nullptr;
 
  private:
   const DivergenceSetup& setup_;
