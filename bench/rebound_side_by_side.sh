@@ -7,15 +7,22 @@
 #       outer_solar_system example) against orrery's default, and with STEPS/10 steps REBOUND's
 #       safe mode 1 (its default) against orrery's --whfast-safe-mode;
 #   (b) the Pythagorean problem to t = 70 with IAS15, REBOUND's two step criteria (2: PRS23, its
-#       default; 1: global) and orrery's.
+#       default; 1: global) and orrery's;
+#   (c) the Sun, eight planets and TEST_PARTICLES test particles (bench/rebound/
+#       whfast_test_particles.c), whfast without a corrector, TP_STEPS steps of TP_DT: REBOUND on
+#       one thread and with OpenMP on two, orrery on one thread and on two (--threads); the time
+#       of a step is (a run of TP_STEPS steps − a run of one) / (TP_STEPS − 1), start-up and
+#       files taken out.
 # REBOUND is built here from the source tree given (its makefile's -O3 -std=c99 plus
-# -march=native, no OpenMP, no server), with the two drivers of bench/rebound/; orrery's
+# -march=native, no OpenMP, no server; and with -fopenmp for (c)), with the drivers of
+# bench/rebound/; orrery's
 # repository never depends on it.
 #
 #   bench/rebound_side_by_side.sh REBOUND_SRC [ORRERY_BUILD (build-cpu)] [ROUNDS (5)]
 #
 # Environment: STEPS (10^6), DT (0.005·12·2·3.1415, REBOUND's test_whfast_outersolarsystem),
-# SEGMENTS (100), CORRECTOR (11), WORK (a folder of its own under /dev/shm), ORRERY_EXTRA (more
+# SEGMENTS (100), CORRECTOR (11), TEST_PARTICLES (10000), TP_STEPS (1000), TP_DT (0.05: about 30
+# steps an orbit of Mercury), WORK (a folder of its own under /dev/shm), ORRERY_EXTRA (more
 # orrery sim options for (a) and (b)). Prints one JSON document: every run, then each command's
 # min and median (seconds of wall time, user + system CPU time; energy errors and steps).
 set -euo pipefail
@@ -28,6 +35,9 @@ dt=${DT:-0.37698}
 segments=${SEGMENTS:-100}
 corrector=${CORRECTOR:-11}
 extra=${ORRERY_EXTRA:-}
+test_particles=${TEST_PARTICLES:-10000}
+tp_steps=${TP_STEPS:-1000}
+tp_dt=${TP_DT:-0.05}
 here=$(cd "$(dirname "$0")" && pwd)
 orrery=$(cd "$build" && pwd)/bin/orrery
 work=${WORK:-$(mktemp -d /dev/shm/rebound-side-by-side.XXXXXX)}
@@ -46,10 +56,22 @@ for s in $sources; do
   objects+=("$o")
 done
 ar rcs "$work/librebound.a" "${objects[@]}"
-for d in whfast_outer ias15_pythagorean; do
+for d in whfast_outer ias15_pythagorean whfast_test_particles; do
   gcc $cflags -I"$rebound_src/src" "$here/rebound/$d.c" "$work/librebound.a" -lm -o "$work/$d"
 done
 "$work/whfast_outer" --csv > "$work/outer_solar_system.csv"
+# REBOUND with OpenMP (its makefile's OPENMP=1: -fopenmp -DOPENMP) for (c).
+mkdir -p "$work/obj-omp"
+objects=()
+for s in $sources; do
+  o="$work/obj-omp/${s%.c}.o"
+  [[ -f $o ]] || gcc $cflags -fopenmp -DOPENMP -c "$rebound_src/src/$s" -o "$o" -w
+  objects+=("$o")
+done
+ar rcs "$work/librebound-omp.a" "${objects[@]}"
+gcc $cflags -fopenmp -DOPENMP -I"$rebound_src/src" "$here/rebound/whfast_test_particles.c" \
+  "$work/librebound-omp.a" -lm -o "$work/whfast_test_particles_omp"
+"$work/whfast_test_particles" "$test_particles" --csv > "$work/test_particles.csv"
 
 # One timed run: its figures as one JSON line, with the process's wall and CPU seconds. $1 names
 # it. REBOUND's drivers print JSON; orrery sim prints its diagnostics table (the energy drift of
@@ -111,6 +133,19 @@ for ((k = 0; k < rounds; ++k)); do
   # The process without the integration (start-up, the run's folder, its files).
   timed orrery_ias15_to_0.001 "$orrery" sim --scene pythagorean --integrator ias15 \
     --t-end 0.001 --out "$work/pyth" $extra >> "$runs"
+  timed rebound_test_particles_1thread "$work/whfast_test_particles" "$test_particles" \
+    "$tp_steps" "$tp_dt" >> "$runs"
+  OMP_NUM_THREADS=2 timed rebound_test_particles_2threads "$work/whfast_test_particles_omp" \
+    "$test_particles" "$tp_steps" "$tp_dt" >> "$runs"
+  for threads in 1 2; do
+    for s in "$tp_steps" 1; do
+      rm -rf "$work/tp"
+      timed "orrery_test_particles_${threads}thread_${s}steps" "$orrery" sim \
+        --input "$work/test_particles.csv" --integrator whfast --dt "$tp_dt" \
+        --t-end "$(/usr/bin/python3 -c "print(repr($s * $tp_dt))")" --every "$s" \
+        --threads "$threads" --out "$work/tp" >> "$runs"
+    done
+  done
 done
 
 /usr/bin/python3 - "$runs" "$work" <<'PY'
@@ -121,7 +156,7 @@ for name in dict.fromkeys(r["name"] for r in runs):
     rs = [r for r in runs if r["name"] == name]
     s = {}
     for key in ("wall", "cpu", "seconds_in_process", "cpu_seconds_in_process",
-                "cpu_microseconds_per_step"):
+                "microseconds_per_step", "cpu_microseconds_per_step"):
         v = [r[key] for r in rs if key in r]
         if v:
             s[key] = {"min": min(v), "median": statistics.median(v), "max": max(v)}
@@ -129,5 +164,18 @@ for name in dict.fromkeys(r["name"] for r in runs):
         if key in rs[0]:
             s[key] = rs[0][key]
     summary[name] = s
+# (c): orrery's time a step, its runs of many steps less those of one step.
+tp = {}
+for threads in (1, 2):
+    many = [r for r in runs if r["name"].startswith(f"orrery_test_particles_{threads}thread_")
+            and not r["name"].endswith("_1steps")]
+    one = [r for r in runs if r["name"] == f"orrery_test_particles_{threads}thread_1steps"]
+    if many and one:
+        steps = many[0]["steps"] - 1
+        for key in ("cpu", "wall"):
+            tp[f"orrery_{threads}thread_{key}_microseconds_per_step"] = round(1e6 * (
+                statistics.median(r[key] for r in many) -
+                statistics.median(r[key] for r in one)) / steps, 1)
+summary["test_particles_per_step"] = tp
 print(json.dumps({"work": sys.argv[2], "runs": runs, "summary": summary}, indent=1))
 PY

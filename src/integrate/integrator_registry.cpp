@@ -21,10 +21,26 @@
 #include "orrery/integrate/runge_kutta/array_stepper.hpp"
 #include "orrery/integrate/splitting/array_stepper.hpp"
 #include "orrery/integrate/wisdom_holman/array_stepper.hpp"
+#include "orrery/integrate/wisdom_holman/saba_tables.hpp"
 
 namespace orrery {
 
 namespace {
+
+// The list of integrate/integrator_tables.hpp and SABA's tables, which only the registry lists
+// (the ensembles' lanes include that list and would all compile again for an entry they never
+// run).
+template <class... A, class... B>
+TableList<A..., B...> joined(TableList<A...>, TableList<B...>);
+using RegisteredTables =
+    decltype(joined(IntegratorTables{}, TableList<Saba1, Saba2, Saba3, Saba4>{}));
+
+// SABA_n's n, 0 for WHFast's table.
+template <class Table>
+constexpr int saba_of() {
+  if constexpr (requires { Table::saba; }) return Table::saba;
+  else return 0;
+}
 
 // What the registry says of a table: its own facts, then its family's.
 template <class Table>
@@ -89,7 +105,7 @@ std::string_view family_name(IntegratorFamily family) {
 }
 
 const std::vector<IntegratorInfo>& integrators() {
-  static const std::vector<IntegratorInfo> all = infos_of(IntegratorTables{});
+  static const std::vector<IntegratorInfo> all = infos_of(RegisteredTables{});
   return all;
 }
 
@@ -186,8 +202,9 @@ std::unique_ptr<ArrayStepper<Real>> make_array_stepper(std::string_view name, do
     else if constexpr (Table::family == IntegratorFamily::splitting)
       stepper = std::make_unique<SplittingArrayStepper<Table, Real>>();
     else if constexpr (Table::family == IntegratorFamily::wisdom_holman)
-      stepper = std::make_unique<WhfastArrayStepper<Real>>(corrector, !whfast_safe_mode);
-  });
+      stepper = std::make_unique<WhfastArrayStepper<Real>>(corrector, !whfast_safe_mode,
+                                                           saba_of<Table>());
+  }, RegisteredTables{});
   return stepper;
 }
 

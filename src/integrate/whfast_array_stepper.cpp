@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <span>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -15,8 +16,18 @@
 #include "orrery/integrate/wisdom_holman/whfast_table.hpp"
 #include "orrery/physics/jacobi_coordinates.hpp"
 #include "orrery/physics/kepler_drift.hpp"
+#include "integrate/kepler_lanes.hpp"
+#include "device/cpu/on_threads.hpp"
+#include "orrery/device/cpu/cpu_threads.hpp"
+#include "orrery/device/cpu/host_array_device.hpp"
 
 namespace orrery {
+
+namespace {
+// The fewest Kepler drifts worth a thread of their own (a few microseconds of work against the
+// wake-up and join of a second thread).
+constexpr std::size_t kDriftsPerThread = 2048;
+}  // namespace
 
 namespace whfast_corrector {
 
@@ -90,7 +101,7 @@ std::span<const CorrectorTerm> corrector_terms(int order) {
 }  // namespace whfast_corrector
 
 template <class Real>
-WhfastArrayStepper<Real>::WhfastArrayStepper(int corrector, bool kept)
+WhfastArrayStepper<Real>::WhfastArrayStepper(int corrector, bool kept, int saba)
     : corrector_(corrector),
       kept_(kept),
       g_(static_cast<Real>(std::numeric_limits<double>::quiet_NaN())) {
@@ -98,6 +109,40 @@ WhfastArrayStepper<Real>::WhfastArrayStepper(int corrector, bool kept)
       Whfast::corrector_orders.end())
     throw ParameterError("corrector", std::to_string(corrector),
                          "one of 0 (none), 3, 5, 7, 11, 17");
+  if (saba < 0 || saba > 4)
+    throw ParameterError("saba", std::to_string(saba), "0 (whfast) or 1 to 4 (SABA1 … SABA4)");
+  if (saba != 0 && corrector != 0)
+    throw ParameterError("corrector", std::to_string(corrector),
+                         fmt::format("0 for saba{} (the corrector is whfast's)", saba));
+  // Laskar & Robutel 2001, Table 1: the drifts c₁ … (mirrored), the kicks d₁ … (mirrored).
+  using M = LaneMath<Real>;
+  const Real one(1), half = one / Real(2);
+  std::vector<Real> c, d;
+  switch (saba) {
+    case 0:
+    case 1: c = {half}, d = {one}; break;
+    case 2: {
+      const Real r3 = M::sqrt(Real(3));
+      c = {half - r3 / Real(6), r3 / Real(3)}, d = {half};
+      break;
+    }
+    case 3: {
+      const Real r15 = M::sqrt(Real(15));
+      c = {half - r15 / Real(10), r15 / Real(10)}, d = {Real(5) / Real(18), Real(4) / Real(9)};
+      break;
+    }
+    default: {
+      const Real r30 = M::sqrt(Real(30));
+      const Real plus = M::sqrt(Real(525) + Real(70) * r30);
+      const Real minus = M::sqrt(Real(525) - Real(70) * r30);
+      c = {half - plus / Real(70), (plus - minus) / Real(70), minus / Real(35)};
+      d = {Real(1) / Real(4) - r30 / Real(72), Real(1) / Real(4) + r30 / Real(72)};
+    }
+  }
+  // SABA_n: n kicks, n + 1 drifts, each list mirrored about its middle.
+  const std::size_t kicks = saba == 0 ? 1 : static_cast<std::size_t>(saba);
+  for (std::size_t k = 0; k <= kicks; ++k) drifts_.push_back(c[std::min(k, kicks - k)]);
+  for (std::size_t k = 0; k < kicks; ++k) kicks_.push_back(d[std::min(k, kicks - 1 - k)]);
 }
 
 template <class Real>
@@ -117,19 +162,55 @@ void WhfastArrayStepper<Real>::set_gravity(double g, std::span<const Real> mass)
   eta_.resize(mass_.size());
   Real eta(0);
   for (std::size_t i = 0; i < mass_.size(); ++i) eta_[i] = eta += mass_[i];
+  mu_.resize(mass_.size());
+  inverse_eta_.resize(mass_.size());
+  pull_.resize(mass_.size());
+  for (std::size_t i = 0; i < mass_.size(); ++i) {
+    mu_[i] = g_ * eta_[i];
+    inverse_eta_[i] = Real(1) / eta_[i];
+  }
+  far_.assign(mass_.size(), 0);
+  active_ = mass_.size();
+  while (active_ > 1 && mass_[active_ - 1] == Real(0)) --active_;
 }
 
 template <class Real>
 void WhfastArrayStepper<Real>::kepler(Real h) {
   const std::size_t n = mass_.size();
-  for (std::size_t i = 1; i < n; ++i) {
-    std::array<Real, 3> x{xj_[i], xj_[n + i], xj_[2 * n + i]};
-    std::array<Real, 3> v{vj_[i], vj_[n + i], vj_[2 * n + i]};
-    kepler_drift(x, v, g_ * eta_[i], h);
-    for (std::size_t c = 0; c < 3; ++c) {
-      xj_[c * n + i] = x[c];
-      vj_[c * n + i] = v[c];
-    }
+  if (h == Real(0) || n < 2) return;
+  std::size_t begin = 1;
+  if constexpr (std::is_same_v<Real, double>) {
+    // All bodies side by side in SIMD lanes; those the lanes leave (far_) alone below.
+    const cpu::KeplerBodies bodies{xj_.data(),     xj_.data() + n,     xj_.data() + 2 * n,
+                                   vj_.data(),     vj_.data() + n,     vj_.data() + 2 * n,
+                                   mu_.data(),     far_.data()};
+    const cpu::KeplerDriftsFn drifts = cpu::widest_kepler_lanes().drifts_f64;
+    // Threads own whole vectors of bodies; each body's drift is alone, so the bits do not depend
+    // on the thread count.
+    constexpr std::size_t kVector = 8;
+    const std::size_t vectors = (n - 1 + kVector - 1) / kVector;
+    on_threads(threads_for_work(thread_limit_, n - 1, kDriftsPerThread),
+               [&](std::size_t t, std::size_t threads) {
+                 const std::size_t begin = 1 + vectors * t / threads * kVector;
+                 const std::size_t end = std::min(n, 1 + vectors * (t + 1) / threads * kVector);
+                 if (begin < end) drifts(bodies, begin, end, h);
+               });
+    begin = n;
+    for (std::size_t i = 1; i < n; ++i)
+      if (far_[i]) drift_one(i, h);
+  }
+  for (std::size_t i = begin; i < n; ++i) drift_one(i, h);
+}
+
+template <class Real>
+void WhfastArrayStepper<Real>::drift_one(std::size_t i, Real h) {
+  const std::size_t n = mass_.size();
+  std::array<Real, 3> x{xj_[i], xj_[n + i], xj_[2 * n + i]};
+  std::array<Real, 3> v{vj_[i], vj_[n + i], vj_[2 * n + i]};
+  kepler_drift(x, v, mu_[i], h);
+  for (std::size_t c = 0; c < 3; ++c) {
+    xj_[c * n + i] = x[c];
+    vj_[c * n + i] = v[c];
   }
 }
 
@@ -145,19 +226,25 @@ void WhfastArrayStepper<Real>::kick(SecondOrderSystem<Real>& system, DeviceBuffe
                                     Real h) {
   const std::size_t n = mass_.size();
   ArrayDevice<Real>& device = system.device();
-  for (std::size_t c = 0; c < 3; ++c)
-    jacobi_to_inertial<Real>(mass_, eta_, xj_.data() + c * n, inertial_.data() + c * n);
+  jacobi_to_inertial<Real>(mass_, eta_, inverse_eta_, active_, xj_.data(), inertial_.data());
   device.copy_to_device(inertial_, x);
   system.accelerations(x, acceleration_);
   device.copy_to_host(acceleration_, inertial_);
-  for (std::size_t c = 0; c < 3; ++c)
-    inertial_to_jacobi<Real>(mass_, eta_, inertial_.data() + c * n, aj_.data() + c * n);
+  inertial_to_jacobi<Real>(mass_, inverse_eta_, active_, inertial_.data(), aj_.data());
+  // The Kepler part of a', which the drift already follows, taken out: one loop per operation,
+  // each over all bodies (SIMD lanes).
+  Real* __restrict pull = pull_.data();
+  const Real* __restrict xj = xj_.data();
+  const Real* __restrict mu = mu_.data();
   for (std::size_t i = 1; i < n; ++i) {
-    const Real r2 = xj_[i] * xj_[i] + xj_[n + i] * xj_[n + i] + xj_[2 * n + i] * xj_[2 * n + i];
-    // The Kepler part of a', which the drift already follows, taken out.
-    const Real pull = g_ * eta_[i] / (r2 * LaneMath<Real>::sqrt(r2));
-    for (std::size_t c = 0; c < 3; ++c)
-      vj_[c * n + i] += h * (aj_[c * n + i] + pull * xj_[c * n + i]);
+    const Real r2 = xj[i] * xj[i] + xj[n + i] * xj[n + i] + xj[2 * n + i] * xj[2 * n + i];
+    pull[i] = mu[i] / (r2 * LaneMath<Real>::sqrt(r2));
+  }
+  for (std::size_t c = 0; c < 3; ++c) {
+    Real* __restrict vj = vj_.data() + c * n;
+    const Real* __restrict aj = aj_.data() + c * n;
+    const Real* __restrict xc = xj + c * n;
+    for (std::size_t i = 1; i < n; ++i) vj[i] += h * (aj[i] + pull[i] * xc[i]);
   }
 }
 
@@ -187,6 +274,9 @@ void WhfastArrayStepper<Real>::prepare(ArrayDevice<Real>& device, std::size_t n3
         "whfast stepper: {} masses set (set_gravity) for a state of {} values (3N expected)", n,
         n3));
   if (acceleration_.size() != 3 * n) {
+    // A system call: asked once, as an engine does.
+    if (auto* host = dynamic_cast<HostArrayDevice<Real>*>(&device))
+      thread_limit_ = cpu_thread_limit(host->threads());
     acceleration_ = device.allocate(3 * n);
     xj_.resize(3 * n), vj_.resize(3 * n), inertial_.resize(3 * n), aj_.resize(3 * n);
     jacobi_current_ = false;
@@ -196,15 +286,12 @@ void WhfastArrayStepper<Real>::prepare(ArrayDevice<Real>& device, std::size_t n3
 template <class Real>
 void WhfastArrayStepper<Real>::finish(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
                                       DeviceBuffer<Real>& v, Real h) {
-  const std::size_t n = mass_.size();
   ArrayDevice<Real>& device = system.device();
-  drift(h / Real(2));
+  drift(drifts_.back() * h);
   if (corrector_ != 0) correct(system, x, Real(-1), h);
-  for (std::size_t c = 0; c < 3; ++c)
-    jacobi_to_inertial<Real>(mass_, eta_, xj_.data() + c * n, inertial_.data() + c * n);
+  jacobi_to_inertial<Real>(mass_, eta_, inverse_eta_, active_, xj_.data(), inertial_.data());
   device.copy_to_device(inertial_, x);
-  for (std::size_t c = 0; c < 3; ++c)
-    jacobi_to_inertial<Real>(mass_, eta_, vj_.data() + c * n, inertial_.data() + c * n);
+  jacobi_to_inertial<Real>(mass_, eta_, inverse_eta_, active_, vj_.data(), inertial_.data());
   device.copy_to_device(inertial_, v);
 }
 
@@ -212,7 +299,6 @@ template <class Real>
 StepReport<Real> WhfastArrayStepper<Real>::step(SecondOrderSystem<Real>& system,
                                                 DeviceBuffer<Real>& x, DeviceBuffer<Real>& v,
                                                 Real h) {
-  const std::size_t n = mass_.size();
   ArrayDevice<Real>& device = system.device();
   if (x.size() != v.size())
     throw InputError("whfast stepper: positions and velocities of different sizes");
@@ -223,18 +309,19 @@ StepReport<Real> WhfastArrayStepper<Real>::step(SecondOrderSystem<Real>& system,
     jacobi_current_ = false;
   }
   if (jacobi_current_) {
-    drift(h);  // the owed h/2 and this step's first
+    drift((drifts_.back() + drifts_.front()) * h);  // the owed last drift and this step's first
   } else {
     device.copy_to_host(x, inertial_);
-    for (std::size_t c = 0; c < 3; ++c)
-      inertial_to_jacobi<Real>(mass_, eta_, inertial_.data() + c * n, xj_.data() + c * n);
+    inertial_to_jacobi<Real>(mass_, inverse_eta_, active_, inertial_.data(), xj_.data());
     device.copy_to_host(v, inertial_);
-    for (std::size_t c = 0; c < 3; ++c)
-      inertial_to_jacobi<Real>(mass_, eta_, inertial_.data() + c * n, vj_.data() + c * n);
+    inertial_to_jacobi<Real>(mass_, inverse_eta_, active_, inertial_.data(), vj_.data());
     if (corrector_ != 0) correct(system, x, Real(1), h);
-    drift(h / Real(2));
+    drift(drifts_.front() * h);
   }
-  kick(system, x, h);
+  for (std::size_t k = 0; k < kicks_.size(); ++k) {
+    if (k > 0) drift(drifts_[k] * h);
+    kick(system, x, kicks_[k] * h);
+  }
   last_step_ = h;
   if (kept_) {
     jacobi_current_ = true;

@@ -44,8 +44,9 @@ std::vector<ParamField<J>> make_fields() {
                             "(Wisdom, Holman & Touma 1996); default 0: none",
                             &J::corrector, 0, 17));
   f.push_back(flag_field("whfast-safe-mode",
-                         "whfast converts to and from Jacobi coordinates at every step and "
-                         "applies its corrector at every step (REBOUND's safe_mode = 1); default: "
+                         "whfast (and saba1 … saba4) converts to and from Jacobi coordinates at "
+                         "every step and applies its corrector at every step (REBOUND's "
+                         "safe_mode = 1); default: "
                          "keeps them between steps, the corrector only where the state is read",
                          &J::whfast_safe_mode));
   {

@@ -86,7 +86,8 @@ SimJob resolved_simulation_choices(const SimJob& job, double softening) {
   if (job.whfast_safe_mode &&
       find_integrator(job.integrator).family != IntegratorFamily::wisdom_holman)
     throw ParameterError("--whfast-safe-mode", "given",
-                         fmt::format("only with --integrator whfast (not {})", job.integrator));
+                         fmt::format("only with --integrator whfast or saba1 … saba4 (not {})",
+                                     job.integrator));
   if (job.precision == Precision::fp32) {
     try {  // not every method runs in fp32
       make_array_stepper<float>(job.integrator, job.tolerance);

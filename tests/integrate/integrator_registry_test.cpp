@@ -62,6 +62,11 @@ TEST(IntegratorRegistry, ListsEveryIntegratorWithOrderAndCost) {
       {"leapfrog-block", 2, IntegratorFamily::block_steps, 1},
       {"ias15", 15, IntegratorFamily::ias15, 15},
       {"whfast", 2, IntegratorFamily::wisdom_holman, 1},
+      // Order in the step where ε² h² stays below ε h^{2n} (saba_tables.hpp).
+      {"saba1", 2, IntegratorFamily::wisdom_holman, 1},
+      {"saba2", 4, IntegratorFamily::wisdom_holman, 2},
+      {"saba3", 6, IntegratorFamily::wisdom_holman, 3},
+      {"saba4", 8, IntegratorFamily::wisdom_holman, 4},
   };
   ASSERT_EQ(integrators().size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -92,7 +97,8 @@ TEST(IntegratorRegistry, MarksTheSymplecticTheAdaptiveAndTheImplicit) {
   EXPECT_EQ(symplectic,
             (std::vector<std::string>{"symplectic-euler", "leapfrog", "yoshida4", "yoshida6",
                                       "yoshida8", "gauss-legendre4", "gauss-legendre6",
-                                      "gauss-legendre8", "lobatto3ab4", "whfast"}));
+                                      "gauss-legendre8", "lobatto3ab4", "whfast", "saba1",
+                                      "saba2", "saba3", "saba4"}));
   EXPECT_EQ(implicit, (std::vector<std::string>{"trapezoid", "gauss-legendre4", "gauss-legendre6",
                                                 "gauss-legendre8", "lobatto3ab4"}));
 }
@@ -122,7 +128,7 @@ TEST(IntegratorRegistry, MarksTheArrayOnlyMethodsAndTheirStarters) {
             (std::vector<std::string>{"ab1", "ab2", "ab3", "ab4", "ab5", "abm4", "trapezoid",
                                       "gauss-legendre4", "gauss-legendre6", "gauss-legendre8",
                                       "lobatto3ab4", "bulirsch-stoer", "leapfrog-block", "ias15",
-                                      "whfast"}));
+                                      "whfast", "saba1", "saba2", "saba3", "saba4"}));
 }
 
 // Stages, as sim --list shows them: a Runge–Kutta method's (explicit or implicit), a splitting
@@ -152,7 +158,7 @@ TEST(IntegratorRegistry, RefusesAnUnknownNameWithTheValidOnes) {
               "dopri5, tsit5, verner65, fehlberg78, dop853, feagin10, feagin12, feagin14, "
               "leapfrog, yoshida4, yoshida6, yoshida8, ab1, ab2, ab3, ab4, ab5, abm4, trapezoid, "
               "gauss-legendre4, gauss-legendre6, gauss-legendre8, lobatto3ab4, bulirsch-stoer, "
-              "leapfrog-block, ias15, whfast");
+              "leapfrog-block, ias15, whfast, saba1, saba2, saba3, saba4");
   }
   EXPECT_THROW(make_array_stepper<double>("leapfrog2"), ParameterError);
   EXPECT_THROW(make_array_stepper<float>(""), ParameterError);

@@ -15,31 +15,51 @@
 
 namespace orrery {
 
-// out[i] = x'_i from in[i] = x_i (one component of N bodies); eta[i] = η_i as the running sum
-// m₀ + m₁ + … gives it. m₀ > 0.
+// out = the Jacobi coordinates of in, both three components of N bodies ([x…, y…, z…], N each);
+// inverse_eta[i] = 1/η_i, η_i the running sum m₀ + m₁ + … + m_i (its reciprocal taken once: the
+// quotients by η become products). m₀ > 0. The three components go through one loop: their
+// running sums are independent chains. `active`: the bodies from it on are massless (test
+// particles after the last body with mass; mass.size() where there are none): they add exact
+// zeros to the sums, so their coordinates are taken in a loop of their own without the chain
+// (SIMD lanes), with the same bits.
 template <class Real>
-void inertial_to_jacobi(std::span<const Real> mass, std::span<const Real> eta, const Real* in,
-                        Real* out) {
+void inertial_to_jacobi(std::span<const Real> mass, std::span<const Real> inverse_eta,
+                        std::size_t active, const Real* in, Real* out) {
   const std::size_t n = mass.size();
-  Real moment = mass[0] * in[0];
-  for (std::size_t i = 1; i < n; ++i) {
-    out[i] = in[i] - moment / eta[i - 1];
-    moment += mass[i] * in[i];
+  Real moment[3];
+  for (std::size_t c = 0; c < 3; ++c) moment[c] = mass[0] * in[c * n];
+  for (std::size_t i = 1; i < active; ++i)
+    for (std::size_t c = 0; c < 3; ++c) {
+      out[c * n + i] = in[c * n + i] - moment[c] * inverse_eta[i - 1];
+      moment[c] += mass[i] * in[c * n + i];
+    }
+  for (std::size_t c = 0; c < 3; ++c) {
+    const Real shift = moment[c] * inverse_eta[n - 1];
+    for (std::size_t i = active > 1 ? active : 1; i < n; ++i) out[c * n + i] = in[c * n + i] - shift;
+    out[c * n] = shift;
   }
-  out[0] = moment / eta[n - 1];
 }
 
 // The inverse of inertial_to_jacobi (in and out may not alias).
 template <class Real>
-void jacobi_to_inertial(std::span<const Real> mass, std::span<const Real> eta, const Real* in,
+void jacobi_to_inertial(std::span<const Real> mass, std::span<const Real> eta,
+                        std::span<const Real> inverse_eta, std::size_t active, const Real* in,
                         Real* out) {
   const std::size_t n = mass.size();
-  Real moment = eta[n - 1] * in[0];
-  for (std::size_t i = n - 1; i > 0; --i) {
-    out[i] = in[i] + (moment - mass[i] * in[i]) / eta[i];
-    moment -= mass[i] * out[i];
+  const std::size_t first = active > 1 ? active : 1;
+  Real moment[3];
+  for (std::size_t c = 0; c < 3; ++c) {
+    moment[c] = eta[n - 1] * in[c * n];
+    const Real shift = moment[c] * inverse_eta[n - 1];
+    for (std::size_t i = first; i < n; ++i) out[c * n + i] = in[c * n + i] + shift;
   }
-  out[0] = moment / mass[0];
+  for (std::size_t i = first - 1; i > 0; --i)
+    for (std::size_t c = 0; c < 3; ++c) {
+      const Real x = in[c * n + i] + (moment[c] - mass[i] * in[c * n + i]) * inverse_eta[i];
+      out[c * n + i] = x;
+      moment[c] -= mass[i] * x;
+    }
+  for (std::size_t c = 0; c < 3; ++c) out[c * n] = moment[c] / mass[0];
 }
 
 }  // namespace orrery

@@ -28,6 +28,7 @@
 #include <limits>
 #include <numbers>
 #include <type_traits>
+#include <utility>
 
 #include "orrery/core/hd_math.hpp"
 
@@ -43,17 +44,15 @@ constexpr int series_terms() {
   else return 13;
 }
 
-// 1/k! for k = 0 … 2J + 3, in the type's own precision.
+// 1/k! for k = 0 … 2J + 3, in the type's own precision (each the last divided by k, rounded as
+// at run time; a constant, so the lanes of a vectorised loop read it without a guard).
 template <class Real>
-const std::array<Real, 2 * series_terms<Real>() + 4>& inverse_factorials() {
-  static const auto table = [] {
-    std::array<Real, 2 * series_terms<Real>() + 4> t{};
-    t[0] = Real(1);
-    for (std::size_t k = 1; k < t.size(); ++k) t[k] = t[k - 1] / Real(static_cast<int>(k));
-    return t;
-  }();
-  return table;
-}
+inline constexpr std::array<Real, 2 * series_terms<Real>() + 4> kInverseFactorials = [] {
+  std::array<Real, 2 * series_terms<Real>() + 4> t{};
+  t[0] = Real(1);
+  for (std::size_t k = 1; k < t.size(); ++k) t[k] = t[k - 1] / Real(static_cast<int>(k));
+  return t;
+}();
 
 // The type's unit roundoff, found by halving (numeric_limits knows no float128).
 template <class Real>
@@ -71,23 +70,53 @@ Real magnitude(Real x) {
   return x < Real(0) ? -x : x;
 }
 
+// The series' coefficients 1/(2j + k)!, j = 0 … J.
+template <class Real, std::size_t K>
+inline constexpr std::array<Real, series_terms<Real>() + 1> kSeriesCoefficients = [] {
+  std::array<Real, series_terms<Real>() + 1> a{};
+  for (std::size_t j = 0; j < a.size(); ++j) a[j] = kInverseFactorials<Real>[2 * j + K];
+  return a;
+}();
+
+// Σ_k a_k w^k by Estrin's scheme (pairs a_{2k} + a_{2k+1} w, then pairs of those in w², …): a
+// dependency chain of log₂ N steps where Horner's has N, for the drift's latency. Written without
+// loops, so that a vectorised loop around it has no inner control flow.
+template <class Real, std::size_t N, std::size_t... K>
+std::array<Real, (N + 1) / 2> estrin_pairs(const std::array<Real, N>& a, Real w,
+                                          std::index_sequence<K...>) {
+  auto pair = [&](auto k) {
+    constexpr std::size_t i = 2 * decltype(k)::value;
+    if constexpr (i + 1 < N) return a[i] + a[i + 1] * w;
+    else return a[i];
+  };
+  return {pair(std::integral_constant<std::size_t, K>{})...};
+}
+
+template <class Real, std::size_t N>
+Real estrin(const std::array<Real, N>& a, Real w) {
+  if constexpr (N == 1) return a[0];
+  else return estrin(estrin_pairs(a, w, std::make_index_sequence<(N + 1) / 2>{}), w * w);
+}
+
+// c₀ … c₃ at z by their series (|z| ≤ 0.1): c₃ = Σ_j (−z)^j/(2j+3)!, c₂ = Σ_j (−z)^j/(2j+2)!,
+// j = 0 … J, and c₁ = 1 − z c₃, c₀ = 1 − z c₂.
+template <class Real>
+std::array<Real, 4> stumpff_series(Real z) {
+  const Real c3 = estrin(kSeriesCoefficients<Real, 3>, -z);
+  const Real c2 = estrin(kSeriesCoefficients<Real, 2>, -z);
+  return {Real(1) - z * c2, Real(1) - z * c3, c2, c3};
+}
+
 // G₀ … G₃ at (β, X).
 template <class Real>
 std::array<Real, 4> stiefel_functions(Real beta, Real x) {
-  const auto& inv = inverse_factorials<Real>();
-  constexpr int J = series_terms<Real>();
   Real z = beta * x * x;
   int halvings = 0;
   while (magnitude(z) > Real(0.1)) {
     z /= Real(4);
     ++halvings;
   }
-  Real c3 = inv[2 * J + 3], c2 = inv[2 * J + 2];
-  for (int j = J - 1; j >= 0; --j) {
-    c3 = inv[2 * j + 3] - z * c3;
-    c2 = inv[2 * j + 2] - z * c2;
-  }
-  Real c1 = Real(1) - z * c3, c0 = Real(1) - z * c2;
+  auto [c0, c1, c2, c3] = stumpff_series(z);
   for (; halvings > 0; --halvings) {
     c3 = (c2 + c0 * c3) / Real(4);
     c2 = c1 * c1 / Real(2);
@@ -118,20 +147,70 @@ std::array<Real, 4> carried(const std::array<Real, 4>& g, Real beta, Real d) {
 
 namespace kepler_drift_detail {
 
+// What the drift computes from x₀ and v₀ before it looks for X, and its second-order guess.
+template <class Real>
+struct KeplerStart {
+  Real r0, r0_inverse, v2, beta, eta0, zeta0, X;
+};
+
+template <class Real>
+KeplerStart<Real> kepler_start(const std::array<Real, 3>& x, const std::array<Real, 3>& v,
+                               Real mu, Real h) {
+  KeplerStart<Real> s;
+  // One division: 1/r₀ serves every quotient by r₀ (the chain of operations is the drift's cost).
+  s.r0 = LaneMath<Real>::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+  s.r0_inverse = Real(1) / s.r0;
+  s.v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+  s.beta = Real(2) * mu * s.r0_inverse - s.v2;
+  s.eta0 = x[0] * v[0] + x[1] * v[1] + x[2] * v[2];
+  s.zeta0 = mu - s.beta * s.r0;
+  const Real h_per_r0 = h * s.r0_inverse;
+  s.X = h_per_r0 * (Real(1) - h_per_r0 * s.eta0 * Real(0.5) * s.r0_inverse);
+  return s;
+}
+
+// Newton's step for X, written so that the large r₀ X cancels exactly.
+template <class Real>
+Real newton_step(const KeplerStart<Real>& s, Real h, Real X, const std::array<Real, 4>& g) {
+  const Real bent = s.eta0 * g[1] + s.zeta0 * g[2];
+  return (X * bent - s.eta0 * g[2] - s.zeta0 * g[3] + h) / (s.r0 + bent);
+}
+
 // x and v moved by Gauss's f and g functions from the G's at the root.
 template <class Real>
-void finish_drift(std::array<Real, 3>& x, std::array<Real, 3>& v, Real mu, Real h, Real r0,
-                  Real eta0, Real zeta0, const std::array<Real, 4>& g) {
-  const Real r = r0 + eta0 * g[1] + zeta0 * g[2];
-  const Real f_minus_1 = -mu * g[2] / r0;
+void finish_drift(std::array<Real, 3>& x, std::array<Real, 3>& v, Real mu, Real h,
+                  const KeplerStart<Real>& s, const std::array<Real, 4>& g) {
+  const Real r_inverse = Real(1) / (s.r0 + s.eta0 * g[1] + s.zeta0 * g[2]);
+  const Real f_minus_1 = -mu * g[2] * s.r0_inverse;
   const Real gg = h - mu * g[3];
-  const Real fdot = -mu * g[1] / (r0 * r);
-  const Real gdot_minus_1 = -mu * g[2] / r;
+  const Real fdot = -mu * g[1] * s.r0_inverse * r_inverse;
+  const Real gdot_minus_1 = -mu * g[2] * r_inverse;
   const std::array<Real, 3> x0 = x, v0 = v;
   for (int k = 0; k < 3; ++k) {
     x[k] += f_minus_1 * x0[k] + gg * v0[k];
     v[k] += fdot * x0[k] + gdot_minus_1 * v0[k];
   }
+}
+
+// The drift where the guess is close, without a branch (so that lanes of a vectorised loop can
+// run it, kepler_drift_lanes.hpp): x and v are moved, and `close` says whether they may be kept —
+// whether Halley's step from the guess is at most 10⁻⁴ X (fp32, fp64); g are the G's at the guess.
+template <class Real>
+bool close_guess_drift(std::array<Real, 3>& x, std::array<Real, 3>& v, Real mu, Real h,
+                       const KeplerStart<Real>& s, std::array<Real, 4> g) {
+  constexpr Real kCloseGuess = Real(1e-4);
+  Real X = s.X;
+  const Real f = s.r0 * X + s.eta0 * g[2] + s.zeta0 * g[3] - h;
+  const Real fp = s.r0 + s.eta0 * g[1] + s.zeta0 * g[2];
+  const Real fpp = s.eta0 * g[0] + s.zeta0 * g[1];
+  const Real halley = -Real(2) * f * fp / (Real(2) * fp * fp - f * fpp);
+  const bool close = magnitude(halley) <= kCloseGuess * magnitude(X);
+  g = carried<3>(g, s.beta, halley);
+  X = X + halley;
+  const Real step = newton_step(s, h, X, g) - X;
+  g = carried<2>(g, s.beta, step);
+  finish_drift(x, v, mu, h, s, g);
+  return close;
 }
 
 }  // namespace kepler_drift_detail
@@ -144,35 +223,19 @@ void kepler_drift(std::array<Real, 3>& x, std::array<Real, 3>& v, Real mu, Real 
   constexpr int kNewtonIterations = 32, kLaguerreIterations = 64;
   constexpr Real kTwoPi = static_cast<Real>(2 * std::numbers::pi);
   if (h == Real(0)) return;
-  const Real r0 = M::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-  const Real v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-  const Real beta = Real(2) * mu / r0 - v2;
-  const Real eta0 = x[0] * v[0] + x[1] * v[1] + x[2] * v[2];
-  const Real zeta0 = mu - beta * r0;
+  const KeplerStart<Real> s = kepler_start(x, v, mu, h);
+  const Real r0 = s.r0, v2 = s.v2, beta = s.beta, eta0 = s.eta0, zeta0 = s.zeta0;
   // h(X) − h, and the distance r(X) = its derivative.
   auto residual = [&](const std::array<Real, 4>& g, Real X) {
     return r0 * X + eta0 * g[2] + zeta0 * g[3] - h;
   };
-  // Newton's step written so that the large r₀ X cancels exactly.
-  auto newton = [&](Real X, const std::array<Real, 4>& g) {
-    const Real bent = eta0 * g[1] + zeta0 * g[2];
-    return (X * bent - eta0 * g[2] - zeta0 * g[3] + h) / (r0 + bent);
-  };
-  Real X = h / r0 * (Real(1) - h * eta0 / (Real(2) * r0 * r0));
+  auto newton = [&](Real X, const std::array<Real, 4>& g) { return newton_step(s, h, X, g); };
+  Real X = s.X;
   std::array<Real, 4> g = stiefel_functions(beta, X);
   if constexpr (std::is_same_v<Real, float> || std::is_same_v<Real, double>) {
-    constexpr Real kCloseGuess = Real(1e-4);
-    const Real f = residual(g, X);
-    const Real fp = r0 + eta0 * g[1] + zeta0 * g[2];
-    const Real fpp = eta0 * g[0] + zeta0 * g[1];
-    const Real halley = -Real(2) * f * fp / (Real(2) * fp * fp - f * fpp);
-    if (magnitude(halley) <= kCloseGuess * magnitude(X)) {
-      g = carried<3>(g, beta, halley);
-      X = X + halley;
-      const Real step = newton(X, g) - X;
-      g = carried<2>(g, beta, step);
-      X = X + step;
-      finish_drift(x, v, mu, h, r0, eta0, zeta0, g);
+    std::array<Real, 3> xc = x, vc = v;
+    if (close_guess_drift(xc, vc, mu, h, s, g)) {
+      x = xc, v = vc;
       return;
     }
   }
@@ -226,14 +289,14 @@ void kepler_drift(std::array<Real, 3>& x, std::array<Real, 3>& v, Real mu, Real 
     X = (lo + hi) / Real(2);
     for (int k = 0; k < kMostHalvings && magnitude(hi - lo) > magnitude(hi + lo) * tolerance;
          ++k) {
-      const Real s = residual(stiefel_functions(beta, X), X);
+      const Real res = residual(stiefel_functions(beta, X), X);
       // Beyond the root on the far side from 0 the functions overflow: that side is too far.
-      if (s > Real(0) || (!(s == s) && X > Real(0))) hi = X;
+      if (res > Real(0) || (!(res == res) && X > Real(0))) hi = X;
       else lo = X;
       X = (lo + hi) / Real(2);
     }
   }
-  finish_drift(x, v, mu, h, r0, eta0, zeta0, stiefel_functions(beta, X));
+  finish_drift(x, v, mu, h, s, stiefel_functions(beta, X));
 }
 
 }  // namespace orrery

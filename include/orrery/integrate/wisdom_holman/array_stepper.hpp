@@ -28,10 +28,19 @@
 //   holds the Jacobi coordinates and the last step's size. A step of another size than the
 //   last first settles the owed drift and C⁻¹ of the last size, then starts anew with C.
 //
+// SABA_n (Laskar & Robutel, Celest. Mech. Dyn. Astron. 80, 39, 2001; REBOUND's saba), n = 1 … 4:
+// the same two parts in the symmetric composition
+//   e^{c₁hA} e^{d₁hB} e^{c₂hA} … e^{d₁hB} e^{c₁hA}   (n kicks B, n + 1 drifts A),
+// with c, d of their Table 1 (SABA1: c₁ = 1/2, d₁ = 1, WHFast's map), whose error is
+// O(ε h^{2n}) + O(ε² h²): order 2n in the step while the perturbation's square stays below it.
+// It keeps its Jacobi coordinates as whfast does (its last drift owed, joined to the next step's
+// first); no corrector.
+//
 // It needs G and the masses (set_gravity; Simulation passes its engine's): m₀ > 0, and any other
 // mass ≥ 0 — a massless body (a test particle) feels the others and moves none of them.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -44,7 +53,10 @@ class WhfastArrayStepper final : public ArrayStepper<Real> {
  public:
   // corrector: 0 (none) or one of Whfast::corrector_orders; ParameterError("corrector", ...)
   // otherwise. kept: the Jacobi coordinates kept between steps (above), else safe.
-  explicit WhfastArrayStepper(int corrector = 0, bool kept = false);
+  // saba: 0 (WHFast's drift–kick–drift) or n = 1 … 4, SABA_n (below; n = 1 is WHFast's map);
+  // ParameterError("saba", ...) otherwise, and ParameterError("corrector", ...) for a corrector
+  // with SABA.
+  explicit WhfastArrayStepper(int corrector = 0, bool kept = false, int saba = 0);
 
   StepReport<Real> step(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x,
                         DeviceBuffer<Real>& v, Real h) override;
@@ -58,6 +70,7 @@ class WhfastArrayStepper final : public ArrayStepper<Real> {
 
  private:
   void kepler(Real h);  // the Kepler orbits of bodies 1 … N−1
+  void drift_one(std::size_t i, Real h);
   void drift(Real h);   // and the barycentre's straight line
   void kick(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x, Real h);
   void corrector_z(SecondOrderSystem<Real>& system, DeviceBuffer<Real>& x, Real a, Real b);
@@ -69,12 +82,20 @@ class WhfastArrayStepper final : public ArrayStepper<Real> {
 
   int corrector_;
   bool kept_;
+  // The step's drifts (one more than its kicks) and kicks, as multiples of h, in their order.
+  std::vector<Real> drifts_, kicks_;
   // The Jacobi coordinates hold the state after the last step's kick (kept: the owed drift of
   // last_step_/2 not yet taken); x and v are behind them.
   bool jacobi_current_ = false, behind_ = false;
   Real last_step_{0};
   Real g_;
   std::vector<Real> mass_, eta_;
+  std::vector<Real> mu_;               // G η_i, each Kepler orbit's
+  std::vector<Real> inverse_eta_;      // 1/η_i
+  std::vector<Real> pull_;             // the kick's scratch
+  std::vector<std::uint64_t> far_;     // bodies the SIMD drift left to the scalar one
+  std::size_t active_ = 0;             // the bodies from here on are massless
+  int thread_limit_ = 1;               // the device's threads (the drifts of many bodies)
   // Jacobi positions and velocities, inertial scratch and accelerations (3N each, [x…, y…, z…]).
   std::vector<Real> xj_, vj_, inertial_, aj_;
   std::vector<Real> xj_copy_, vj_copy_;  // kept across synchronize()
