@@ -8,8 +8,8 @@
 // chaos lanes, through core/simd_group.hpp), before lane_log is instantiated for them.
 #pragma once
 
+#include <bit>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 
 #include <experimental/simd>
@@ -33,16 +33,14 @@ template <class V>
   const auto tiny = x < V(kMin);
   V scaled = x;
   stdx::where(tiny, scaled) = x * V(0x1p54);
-  U bits;
-  std::memcpy(&bits, &scaled, sizeof bits);
+  U bits = std::bit_cast<U>(scaled);
   // The exponent as a double: small integers, so every step below is exact, as exact_log's int.
   V e = stdx::static_simd_cast<V>(stdx::static_simd_cast<stdx::rebind_simd_t<std::int64_t, V>>(
             (bits >> 52) & U(0x7ff))) -
         V(1022.0);
   stdx::where(tiny, e) -= V(54.0);
   bits = (bits & U(0x000fffffffffffffULL)) | U(0x3fe0000000000000ULL);
-  V m;
-  std::memcpy(&m, &bits, sizeof m);
+  V m = std::bit_cast<V>(bits);
   const auto low = m < V(0.70710678118654752440);
   stdx::where(low, m) = m + m;
   stdx::where(low, e) -= V(1.0);
