@@ -52,7 +52,10 @@ TEST(DoubleDoubleTangent, ShortRunsAreTheFp64VectorsAndTheStepsDerivative) {
   using Dd = TangentSystem<HH, double, 1, DD>;
   Fp::Vectors mf;
   Dd::Vectors md;
-  for (int i = 0; i < 4; ++i) mf.w[i][0] = md.w[i][0] = DD(std::cos(1.0 + 0.7 * i));
+  for (int i = 0; i < 4; ++i) {
+    mf.w[i][0] = std::cos(1.0 + 0.7 * i);
+    md.w[i][0] = DD(mf.w[i][0]);
+  }
   const auto f = tangent_run<1, double>(kChaoticStart, mf, kSteps);
   const auto d = tangent_run<1, DD>(kChaoticStart, md, kSteps);
   // fp64's vector carries a few units of rounding per operation of 300 steps (measured 4e-15
