@@ -2,8 +2,9 @@
 // The CPU figure: the maximal Lyapunov exponent map per core, orrery's chaos lanes
 // (orrery chaos --indicator lyapunov, one thread) against a plain scalar loop
 // (bench/lyapunov_scalar_loop.cpp: the variational equations of each substep, the same starts,
-// integrator, step and renormalisation interval; Julia's ChaosTools cannot run here). One JSON
-// line: both rates in trajectory-steps per second (a start's step with its deviation vector),
+// integrator, step and renormalisation interval, compiled -O3 -march=native
+// -ffp-contract=fast; Julia's ChaosTools cannot run here). One JSON line, with the CPU's model
+// name: both rates in trajectory-steps per second (a start's step with its deviation vector),
 // their ratio by the wall clock and by the process's CPU time (the fairer one on a shared
 // machine), and how the two λ fields agree (equal up to rounding on the regular starts; a
 // chaotic start amplifies the two codes' different roundings over t, so its finite-time λ
@@ -39,6 +40,25 @@ std::vector<double> scalar_henon_heiles_lyapunov(const std::vector<double>& rows
 }
 
 namespace {
+// The CPU's "model name" (/proc/cpuinfo), so that a result names its machine.
+std::string cpu_model() {
+  std::FILE* f = std::fopen("/proc/cpuinfo", "r");
+  if (!f) return "unknown";
+  char line[512];
+  std::string model = "unknown";
+  while (std::fgets(line, sizeof line, f)) {
+    const std::string l = line;
+    if (l.rfind("model name", 0) == 0) {
+      const auto colon = l.find(':');
+      model = l.substr(colon + 2);
+      while (!model.empty() && (model.back() == '\n' || model.back() == ' ')) model.pop_back();
+      break;
+    }
+  }
+  std::fclose(f);
+  return model;
+}
+
 // The process's CPU time: on a machine shared with other work the wall clock counts the time
 // this process waited for a core, its CPU time does not (both runs use one thread).
 double cpu_seconds() {
@@ -78,6 +98,11 @@ int main(int argc, char** argv) {
   const EnsembleStartSet starts = make_ensemble_starts(job);
   const std::int64_t n = starts.trajectories;
   const auto steps = static_cast<std::int64_t>(std::llround(t_end / kDt));
+  if (every < 1 || steps % every != 0) {
+    std::fprintf(stderr, "orrery_lyapunov_bench: --every %lld does not divide the %lld steps\n",
+                 static_cast<long long>(every), static_cast<long long>(steps));
+    return 2;
+  }
 
   ChaosSetup setup;
   setup.ensemble.problem = starts.problem;
@@ -131,15 +156,16 @@ int main(int argc, char** argv) {
   const double work = static_cast<double>(n) * static_cast<double>(steps);
   const double lanes = work / median(lanes_s), scalar = work / median(scalar_s);
   fmt::print(
-      "{{\"bench\": \"lyapunov-map-one-core\", \"problem\": \"henon-heiles\", \"energy\": 0.125, "
+      "{{\"bench\": \"lyapunov-map-one-core\", \"cpu\": \"{}\", \"problem\": \"henon-heiles\", \"energy\": 0.125, "
       "\"resolution\": {}, \"trajectories\": {}, \"integrator\": \"yoshida4\", \"dt\": {}, "
       "\"steps\": {}, \"every\": {}, \"repeat\": {}, \"lanes_kernel\": \"{}\", \"lanes_threads\": {}, "
+      "\"scalar_build\": \"-O3 -march=native -ffp-contract=fast\", "
       "\"lanes_seconds\": {:.4f}, \"scalar_seconds\": {:.4f}, "
       "\"lanes_trajectory_steps_per_s\": {:.4g}, \"scalar_trajectory_steps_per_s\": {:.4g}, "
       "\"lanes_over_scalar\": {:.2f}, \"lanes_cpu_seconds\": {:.4f}, \"scalar_cpu_seconds\": {:.4f}, "
       "\"lanes_over_scalar_cpu_time\": {:.2f}, \"regular_both\": {}, \"regular_largest_lambda_difference\": "
       "{:.3g}, \"chaotic_both\": {}, \"classified_differently\": {}, \"git\": \"{}\"}}\n",
-      resolution, n, kDt, steps, every, repeat, kernel, threads, median(lanes_s), median(scalar_s), lanes,
+      cpu_model(), resolution, n, kDt, steps, every, repeat, kernel, threads, median(lanes_s), median(scalar_s), lanes,
       scalar, lanes / scalar, median(lanes_cpu), median(scalar_cpu),
       median(scalar_cpu) / median(lanes_cpu), both_regular, regular_worst, both_chaotic,
       n - both_regular - both_chaotic, git_hash());

@@ -1,62 +1,82 @@
 // SPDX-License-Identifier: MIT
 // The baseline of the Lyapunov map on the CPU: a plain scalar loop, one Hénon–Heiles start after
 // another, as a user writes it without orrery (and as ChaosTools' `lyapunov` computes it, less
-// its generality): yoshida4 (Yoshida, Phys. Lett. A 150, 262 (1990)) as kick–drift–kick–drift–
-// kick–drift–kick, the deviation vector advanced by the variational equations of each substep
-// (the tangent map method of Skokos & Gerlach, Phys. Rev. E 82, 036704 (2010)):
+// its generality): yoshida4 (Yoshida, Phys. Lett. A 150, 262 (1990)) written out as
+// kick–drift–kick–drift–kick–drift–kick, the deviation vector advanced by the variational
+// equations of each substep (the tangent map method of Skokos & Gerlach, Phys. Rev. E 82,
+// 036704 (2010)):
 //
-//   drift c·h:  dq += c·h·dp              kick d·h:  dp += d·h·J(q)·dq,
-//   J = ∂a/∂q = [[−1 − 2y, −2x], [−2x, −1 + 2y]]   for a = (−x − 2xy, −y − x² + y²),
+//   drift c·h:  q += c·h·p,  dq += c·h·dp        kick d·h:  p += d·h·a(q),  dp += d·h·J(q)·dq,
+//   a = (−x − 2xy, −y − x² + y²),   J = ∂a/∂q = [[−1 − 2y, −2x], [−2x, −1 + 2y]],
 //
 // renormalised every `every` steps, λ = Σ ln|w| / t (Benettin et al., Meccanica 15, 9 (1980)).
-// Compiled with FMA (-march=x86-64-v3, bench/CMakeLists.txt), so that fma is one instruction.
+// The same algorithm as orrery's lanes, and as fast as plain scalar code makes it: the state and
+// the vector in local variables, the substeps unrolled, the force and its Jacobian evaluated three
+// times a step, and the last kick of a step merged with the first of the next within an interval
+// (orrery's split_run does the same). Compiled -O3 -march=native -ffp-contract=fast
+// (bench/CMakeLists.txt: a user's compiler defaults, not orrery's -ffp-contract=off, so that
+// every a·b + c may be one fused multiply-add).
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "orrery/integrate/splitting/splitting_tables.hpp"
-#include "orrery/physics/henon_heiles.hpp"
 
 namespace orrery::bench {
+
+namespace {
+
+struct HenonHeilesTangent {
+  double x, y, px, py;      // the state
+  double wx, wy, wpx, wpy;  // the deviation vector
+  double ax, ay;            // a(q)
+  double jxx, jxy, jyy;     // J(q)
+
+  void force() {
+    ax = -x - 2 * x * y, ay = -y - x * x + y * y;
+    jxx = -1 - 2 * y, jxy = -2 * x, jyy = -1 + 2 * y;
+  }
+  void kick(double c) {
+    px += c * ax, py += c * ay;
+    wpx += c * (jxx * wx + jxy * wy), wpy += c * (jxy * wx + jyy * wy);
+  }
+  void drift(double c) {
+    x += c * px, y += c * py;
+    wx += c * wpx, wy += c * wpy;
+    force();
+  }
+};
+
+}  // namespace
 
 std::vector<double> scalar_henon_heiles_lyapunov(const std::vector<double>& rows, std::int64_t n,
                                                  std::int64_t steps, double dt,
                                                  std::int64_t every) {
+  const double half = yoshida::w1 / 2 * dt, inner = (1 - yoshida::w1) / 2 * dt,
+               outer = yoshida::w1 * dt, middle = yoshida::w0 * dt;
   std::vector<double> lambda(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
-    double q[2] = {rows[i * 4], rows[i * 4 + 1]}, p[2] = {rows[i * 4 + 2], rows[i * 4 + 3]};
+    HenonHeilesTangent s{};
+    s.x = rows[i * 4], s.y = rows[i * 4 + 1], s.px = rows[i * 4 + 2], s.py = rows[i * 4 + 3];
     // orrery's first deviation vector (ensemble/chaos/deviation_vectors.hpp), normalised.
-    double w[4] = {2.0, 1.0 / 2, 1.0 / 3, 1.0 / 4};
-    const double w0 = std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2] + w[3] * w[3]);
-    for (double& c : w) c /= w0;
+    s.wx = 2.0, s.wy = 1.0 / 2, s.wpx = 1.0 / 3, s.wpy = 1.0 / 4;
+    const double w0 = std::sqrt(s.wx * s.wx + s.wy * s.wy + s.wpx * s.wpx + s.wpy * s.wpy);
+    s.wx /= w0, s.wy /= w0, s.wpx /= w0, s.wpy /= w0;
+    s.force();
     double growth = 0;
-    // The force and its Jacobian at the current q: the last kick of a step and the first of the
-    // next share them (three evaluations a step, as orrery's split_step keeps them).
-    double a[2], jxx = 0, jxy = 0, jyy = 0;
-    bool current = false;
-    for (std::int64_t k = 1; k <= steps; ++k) {
-      for (const SplitOp& op : Yoshida4::ops) {
-        const double c = op.coefficient * dt;
-        if (op.kind == SplitKind::drift) {
-          q[0] = std::fma(c, p[0], q[0]), q[1] = std::fma(c, p[1], q[1]);
-          w[0] = std::fma(c, w[2], w[0]), w[1] = std::fma(c, w[3], w[1]);
-          current = false;
-        } else {
-          if (!current) {
-            henon_heiles_acceleration(q, a);
-            jxx = -1 - 2 * q[1], jxy = -2 * q[0], jyy = -1 + 2 * q[1];
-            current = true;
-          }
-          const double dax = jxx * w[0] + jxy * w[1], day = jxy * w[0] + jyy * w[1];
-          p[0] = std::fma(c, a[0], p[0]), p[1] = std::fma(c, a[1], p[1]);
-          w[2] = std::fma(c, dax, w[2]), w[3] = std::fma(c, day, w[3]);
-        }
+    for (std::int64_t k = 0; k < steps / every; ++k) {
+      s.kick(half);
+      for (std::int64_t j = 0; j < every; ++j) {
+        s.drift(outer);
+        s.kick(inner);
+        s.drift(middle);
+        s.kick(inner);
+        s.drift(outer);
+        s.kick(j + 1 < every ? outer : half);
       }
-      if (k % every == 0) {
-        const double norm = std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2] + w[3] * w[3]);
-        growth += std::log(norm);
-        for (double& c : w) c /= norm;
-      }
+      const double norm = std::sqrt(s.wx * s.wx + s.wy * s.wy + s.wpx * s.wpx + s.wpy * s.wpy);
+      growth += std::log(norm);
+      s.wx /= norm, s.wy /= norm, s.wpx /= norm, s.wpy /= norm;
     }
     lambda[static_cast<std::size_t>(i)] = growth / (static_cast<double>(steps) * dt);
   }

@@ -24,7 +24,7 @@ namespace {
 
 // The keywords of chaos() that are not orrery ensemble's: read by hand, as the CLI adds them.
 constexpr const char* kChaosOwnKeywords[] = {"indicator", "gali_k", "every", "threshold",
-                                             "exact", "out", "data"};
+                                             "exact", "tangent_precision", "out", "data"};
 
 std::vector<std::string> chaos_ensemble_keywords() {
   std::vector<std::string> k;
@@ -103,6 +103,8 @@ py::dict chaos(const py::kwargs& kwargs) {
     else if (k == "every") job.every = read_keyword<std::int64_t>("every", value, "int");
     else if (k == "threshold") job.threshold = read_keyword<double>("threshold", value, "float");
     else if (k == "exact") job.exact = read_keyword<bool>("exact", value, "bool");
+    else if (k == "tangent_precision")
+      job.tangent_precision = read_keyword<std::string>("tangent_precision", value, "str");
     else if (k == "out") job.out = read_keyword<std::string>("out", value, "str");
     else if (k == "data") job.data = read_keyword<std::string>("data", value, "str");
     else if (k == "starts" && !py::isinstance<py::str>(value)) starts_array = py::reinterpret_borrow<py::object>(value);
@@ -179,7 +181,8 @@ std::string chaos_doc() {
          "\nKeywords: indicator = 'megno', gali_k = 2 (gali: the vectors of the volume), every "
          "= 10 (steps\nbetween renormalisations; divides the steps), threshold (sali, gali: below, the "
          "others: above;\ndefault 1e-8 for sali), exact = False (on the GPU, the CPU's bits for three "
-         "bodies: the exact 1/r^3), out, data, and those of `orrery ensemble` "
+         "bodies: the exact 1/r^3), tangent_precision = 'fp64' ('dd': double-double deviation\nvectors, "
+         "sali on the CPU), out, data, and those of `orrery ensemble` "
          "('-' written '_'):\n" +
          describe_fields(chaos_ensemble_fields(), chaos_defaults().ensemble,
                          chaos_ensemble_keywords()) +

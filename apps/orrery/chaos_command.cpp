@@ -58,6 +58,11 @@ class ChaosCommand final : public Command {
     app_->add_flag("--exact", job_.exact,
                    "on the GPU, evaluate 1/r^3 with correctly rounded sqrt and division as the "
                    "CPU does (three bodies): the CPU's values bit for bit, slower");
+    app_->add_option("--tangent-precision", job_.tangent_precision,
+                     "the deviation vectors' words: fp64 (default) or dd, double-double beside "
+                     "the fp64 state (sali on the CPU: a chaotic orbit's SALI falls below fp64's "
+                     "1e-16 floor, to ~1e-30; one trajectory a thread, ~130x the fp64 lanes' time)")
+        ->type_name("fp64|dd");
     app_->add_option("--out", job_.out, "PNG of the indicator over the plane (grid starts)")
         ->type_name("PATH");
     app_->add_option("--data", job_.data, "HDF5 file of every start's values")->type_name("PATH");

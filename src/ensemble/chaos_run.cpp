@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ensemble/index_dispatch.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/ensemble/chaos/chaos_catalogue.hpp"
 
@@ -72,6 +73,16 @@ std::vector<std::string_view> chaos_integrator_names() {
   }(ChaosIntegrators{});
 }
 
+bool chaos_double_double_applies(int problem, int integrator) {
+  bool applies = false;
+  visit_index<kEnsembleProblemCount>(problem, [&]<int P>() {
+    visit_index<kEnsembleIntegratorCount>(integrator, [&]<int I>() {
+      applies = chaos_double_double_compiled<EnsembleProblems::at<P>, EnsembleIntegrators::at<I>>;
+    });
+  });
+  return applies;
+}
+
 void check_chaos_setup(const ChaosSetup& setup) {
   const EnsembleSetup& s = setup.ensemble;
   const auto& problem = ensemble_problems()[static_cast<std::size_t>(s.problem)];
@@ -99,6 +110,20 @@ void check_chaos_setup(const ChaosSetup& setup) {
   if (setup.samples < 1 || setup.samples > intervals)
     throw ParameterError("samples", fmt::format("{}", setup.samples),
                          fmt::format("from 1 to steps/every ({})", intervals));
+  if (setup.double_double_vectors) {
+    if (setup.kernel != ChaosKernel::sali)
+      throw ParameterError("tangent-precision", "dd",
+                           "fp64 with this indicator: double-double deviation vectors are built "
+                           "for sali (whose chaotic floor is fp64's rounding)");
+    if (!chaos_double_double_applies(s.problem, s.integrator))
+      throw ParameterError(
+          "tangent-precision", "dd",
+          fmt::format("fp64 for {} with {}: double-double vectors are compiled for Hamiltonian "
+                      "problems of at most 6 state words with an inline field (henon-heiles, "
+                      "small polynomials) and splitting integrators (leapfrog, yoshida4, "
+                      "yoshida6)",
+                      problem.name, integrator));
+  }
   if (setup.exits.count < 0 || setup.exits.count > kMaxChaosExits ||
       (setup.exits.count > 0 && setup.kernel != ChaosKernel::growth))
     throw ParameterError("exits", fmt::format("{}", setup.exits.count),

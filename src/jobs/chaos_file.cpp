@@ -98,6 +98,7 @@ std::string encode_chaos_file(const std::string& name, const ChaosJob& job,
   h5::write_attribute(file.id(), "integrator_run", outcome.integrator);
   h5::write_attribute(file.id(), "every", job.every);
   h5::write_attribute(file.id(), "exact", std::int64_t{job.exact});
+  h5::write_attribute(file.id(), "tangent_precision", job.tangent_precision);
   if (outcome.indicator.indicator == ChaosIndicator::gali)
     h5::write_attribute(file.id(), "gali_k", job.gali_k);
   h5::write_attribute(file.id(), "steps_run", outcome.steps);

@@ -126,6 +126,27 @@ void validate(const ChaosJob& job) {
     throw ParameterError("--gali-k", fmt::format("{}", job.gali_k),
                          fmt::format("from 2 to the state words of {} ({})", pinfo.name,
                                      pinfo.state_words));
+  if (job.tangent_precision != "fp64" && job.tangent_precision != "dd")
+    throw ParameterError("--tangent-precision", job.tangent_precision,
+                         "fp64 or dd (double-double deviation vectors)");
+  if (job.tangent_precision == "dd") {
+    if (info.indicator != ChaosIndicator::sali)
+      throw ParameterError("--tangent-precision", job.tangent_precision,
+                           fmt::format("fp64 with --indicator {}: double-double vectors are built "
+                                       "for sali, whose chaotic floor is fp64's rounding",
+                                       job.indicator));
+    if (e.backend == Backend::cuda)
+      throw ParameterError("--tangent-precision", job.tangent_precision,
+                           "fp64 with --backend cuda: double-double vectors run on the CPU only");
+    if (!chaos_double_double_applies(problem, ensemble_integrator_index(integrator)))
+      throw ParameterError(
+          "--tangent-precision", job.tangent_precision,
+          fmt::format("fp64 for {} with {}: double-double vectors are compiled for Hamiltonian "
+                      "problems of at most 6 state words with an inline field (henon-heiles, "
+                      "small polynomials) and the splitting integrators (leapfrog, yoshida4, "
+                      "yoshida6)",
+                      pinfo.name, integrator));
+  }
   if (info.indicator == ChaosIndicator::escape && chaos_exits_of(problem).count == 0)
     throw ParameterError("--indicator", job.indicator,
                          fmt::format("a problem with exits (henon-heiles), not {}", pinfo.name));
@@ -196,6 +217,7 @@ ChaosJobOutcome run_chaos_job(const ChaosJob& job,
   setup.every = job.every;
   setup.samples = static_cast<int>(e.samples);
   setup.exact_gpu = job.exact;
+  setup.double_double_vectors = job.tangent_precision == "dd";
   if (outcome.indicator.indicator == ChaosIndicator::escape)
     setup.exits = chaos_exits_of(outcome.starts.problem);
   if (outcome.indicator.indicator == ChaosIndicator::gali)

@@ -83,6 +83,40 @@ TEST(ChaosCli, ChosenStartsFromAFileGiveTheirIndicators) {
   EXPECT_EQ(h5::read_attribute(file.id(), "chaotic_fraction").reals.at(0), 0.5);
 }
 
+TEST(ChaosCli, DoubleDoubleVectorsTakeSaliBelowTheFp64Floor) {
+  test::TempDir dir;
+  // The literature's chaotic orbit and a start in the central island, to t = 2000: the chaotic
+  // orbit's SALI reaches fp64's floor (~1e-16) by t ≈ 700 and stays there with fp64 vectors.
+  std::ofstream(dir / "starts.csv") << "x,y,px,py\n0,-0.25,0.42081,0\n0,0.15,0.47932,0\n";
+  const auto run = [&](const char* precision, const char* data) {
+    return run_cli({"chaos", "--problem", "henon-heiles", "--starts", "starts.csv", "--indicator",
+                    "sali", "--dt", "0.01", "--t-end", "2000", "--tangent-precision", precision,
+                    "--data", data},
+                   dir.path());
+  };
+  const auto dd = run("dd", "dd.h5"), fp64 = run("fp64", "fp64.h5");
+  ASSERT_EQ(dd.status, 0) << dd.err;
+  ASSERT_EQ(fp64.status, 0) << fp64.err;
+  h5::Handle dd_file = h5::open_file((dir / "dd.h5").string());
+  h5::Handle fp64_file = h5::open_file((dir / "fp64.h5").string());
+  EXPECT_EQ(h5::read_attribute(dd_file.id(), "tangent_precision").text, "dd");
+  EXPECT_EQ(h5::read_attribute(fp64_file.id(), "tangent_precision").text, "fp64");
+  const auto sali_dd = h5::read_dataset<double>(dd_file.id(), "indicator");
+  const auto sali_fp64 = h5::read_dataset<double>(fp64_file.id(), "indicator");
+  ASSERT_EQ(sali_dd.size(), 2u);
+  // fp64: two unit vectors closer than an ulp are not resolved; double-double resolves 2⁻¹⁰⁴.
+  constexpr double kFp64Floor = 1e-18, kBelowFp64 = 1e-20;
+  EXPECT_GT(sali_fp64[0], kFp64Floor);
+  EXPECT_LT(sali_dd[0], kBelowFp64);
+  // The regular orbit's SALI stays away from 0 with both, the same to the vectors' rounding.
+  constexpr double kRegularSali = 1e-3, kSameSali = 1e-9;
+  EXPECT_GT(sali_dd[1], kRegularSali);
+  EXPECT_NEAR(sali_dd[1], sali_fp64[1], kSameSali);
+  // The state is fp64 in both: the same final states, bit for bit.
+  EXPECT_EQ(h5::read_dataset<double>(dd_file.id(), "final_state"),
+            h5::read_dataset<double>(fp64_file.id(), "final_state"));
+}
+
 TEST(ChaosCli, GaliKeepsEveryVolumeAndMapsTheOneAskedFor) {
   test::TempDir dir;
   const auto r = run_cli({"chaos", "--energy", "0.125", "--resolution", "8", "--indicator",
@@ -166,6 +200,12 @@ TEST(ChaosCli, BadInputIsRefusedBeforeWork) {
        "--indicator"},
       {{"--indicator", "escape", "--threshold", "1"}, "--threshold"},
       {{"--indicator", "escape", "--energy", "0.25"}, "--y-range"},  // unbounded above 1/6
+      {{"--tangent-precision", "fp128"}, "--tangent-precision"},
+      {{"--tangent-precision", "dd", "--indicator", "megno"}, "--tangent-precision"},
+      {{"--tangent-precision", "dd", "--indicator", "sali", "--integrator", "rk4"},
+       "--tangent-precision"},
+      {{"--tangent-precision", "dd", "--indicator", "sali", "--backend", "cuda"},
+       "--tangent-precision"},
   };
   // Without a usable GPU, a run asked onto one is refused before work; with one, it runs there
   // (ChaosCuda compares its values with the CPU's).

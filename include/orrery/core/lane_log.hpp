@@ -7,9 +7,9 @@
 //
 // The series is cut after s²¹¹/23 (0.0295¹² < 10⁻¹⁸), the sum by Horner's rule in fused
 // multiply-adds, and ln 2 split in two (Cody & Waite) so that e·ln 2 loses nothing: a few units
-// in the last place. Splitting off the exponent and the scaling by 2 are exact. Any lane type: a scalar, or a SIMD
-// vector element by element (the indicators take a logarithm once per renormalisation interval,
-// not per step).
+// in the last place. Splitting off the exponent and the scaling by 2 are exact. Any lane type: a
+// scalar, a SIMD vector of doubles all lanes at once (LaneLog, core/simd_log.hpp), any other
+// element by element.
 #pragma once
 
 #include <cmath>
@@ -49,6 +49,10 @@ ORRERY_HD double exact_log(double x) {
   return mul_add(de, ln2_hi, mul_add(de, ln2_lo, (s + s) * p));
 }
 
+// ln x for a lane type other than a scalar, where one specialises it: apply(x).
+template <class T>
+struct LaneLog;
+
 // ln x for any lane type (a float lane through double).
 template <class T>
 ORRERY_HD T lane_log(const T& x) {
@@ -56,6 +60,8 @@ ORRERY_HD T lane_log(const T& x) {
     return exact_log(x);
   else if constexpr (std::is_arithmetic_v<T>)
     return static_cast<T>(exact_log(static_cast<double>(x)));
+  else if constexpr (requires { LaneLog<T>::apply(x); })
+    return LaneLog<T>::apply(x);  // a SIMD vector at once (core/simd_log.hpp), a double-double
   else
     return T([&](auto i) { return static_cast<lane_scalar_t<T>>(exact_log(x[i])); });
 }

@@ -34,6 +34,9 @@ struct ChaosJob {
   std::string out;   // PNG of the indicator over the plane (grid starts only)
   std::string data;  // HDF5 of every start's values
   bool exact = false;  // ChaosSetup::exact_gpu
+  // The deviation vectors' words: fp64, or dd (double-double, SALI on the CPU:
+  // ChaosSetup::double_double_vectors).
+  std::string tangent_precision = "fp64";
   bool overwrite = false;
   bool in_memory = false;  // the Python face: no file needed
 };

@@ -30,14 +30,16 @@ void run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options, Chaos
       cpu_thread_count(options.threads, static_cast<std::size_t>(setup.ensemble.trajectories), 8);
   ChaosTaskSource tasks(setup, out, &options.progress);
   const auto start = std::chrono::steady_clock::now();
+  const auto& run = setup.double_double_vectors ? kernel.run_double_double : kernel.run;
   on_threads(threads, [&](std::size_t, std::size_t) {
-    kernel.run[static_cast<std::size_t>(setup.ensemble.problem)](tasks);
+    run[static_cast<std::size_t>(setup.ensemble.problem)](tasks);
   });
   out.info.seconds = seconds_since(start);
   tasks.tasks.report_progress();
   tasks.rethrow_stop();
   out.info.backend = to_string(Backend::cpu);
-  out.info.kernel = kernel.name;
+  out.info.kernel = setup.double_double_vectors ? fmt::format("{} (double-double vectors)", kernel.name)
+                                                : std::string(kernel.name);
   out.info.threads = threads;
   out.info.note = cpu_threads_note(options.threads);
 }
@@ -45,7 +47,15 @@ void run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options, Chaos
 
 ChaosOutcome run_chaos(const ChaosSetup& setup, const EnsembleRunOptions& options) {
   check_chaos_setup(setup);
-  const BackendChoice choice = choose_backend(options.backend, options.devices);
+  if (setup.double_double_vectors && options.backend == Backend::cuda)
+    throw ParameterError("tangent-precision", "dd",
+                         "fp64 with --backend cuda: double-double deviation vectors run on the "
+                         "CPU only (--backend cpu or auto)");
+  BackendChoice choice = choose_backend(options.backend, options.devices);
+  if (setup.double_double_vectors && choice.on_gpu) {
+    choice.on_gpu = false;
+    choice.why = "double-double deviation vectors run on the CPU only";
+  }
   const auto start = std::chrono::steady_clock::now();
   ChaosOutcome out;
   const std::int64_t n = setup.ensemble.trajectories;

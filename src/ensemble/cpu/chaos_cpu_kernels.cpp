@@ -9,19 +9,26 @@
 
 namespace orrery::cpu {
 
-#define ORRERY_DECLARE(isa)                      \
-  namespace isa {                                \
-  template <int Problem>                         \
-  void run_chaos_problem(ChaosTaskSource&);      \
+#define ORRERY_DECLARE(isa)                             \
+  namespace isa {                                       \
+  template <int Problem>                                \
+  void run_chaos_problem(ChaosTaskSource&);             \
+  template <int Problem>                                \
+  void run_chaos_double_double_problem(ChaosTaskSource&); \
   }
 ORRERY_FOR_EACH_LANES_ISA(ORRERY_DECLARE)
 #undef ORRERY_DECLARE
 
 namespace {
 #define ORRERY_ENTRY(isa)                                                                      \
-  ChaosCpuKernel{#isa, []<int... P>(std::integer_sequence<int, P...>) {                        \
+  ChaosCpuKernel{#isa,                                                                         \
+                 []<int... P>(std::integer_sequence<int, P...>) {                              \
                    return std::array<ChaosCpuKernel::Run, kEnsembleProblemCount>{               \
                        &isa::run_chaos_problem<P>...};                                          \
+                 }(std::make_integer_sequence<int, kEnsembleProblemCount>{}),                  \
+                 []<int... P>(std::integer_sequence<int, P...>) {                              \
+                   return std::array<ChaosCpuKernel::Run, kEnsembleProblemCount>{               \
+                       &isa::run_chaos_double_double_problem<P>...};                            \
                  }(std::make_integer_sequence<int, kEnsembleProblemCount>{})},
 // Empty where the build has no lanes (ORRERY_ENSEMBLE_LANES off).
 const std::vector<ChaosCpuKernel> kKernels{ORRERY_FOR_EACH_LANES_ISA(ORRERY_ENTRY)};

@@ -2,21 +2,49 @@
 // The CPU chaos lanes, compiled once per instruction set (ORRERY_CPU_KERNEL, with CMake's -march
 // for it) for every problem: one SIMD lane integrates one trajectory with its deviation vectors
 // through the shared ORRERY_HD agent (chaos_trajectory, ensemble/chaos/chaos_trajectory.hpp), the
-// one the CUDA kernel runs; a thread takes a vector's worth of trajectories at a time. fp64 only:
-// an indicator is a sum of logarithms over thousands of intervals.
+// one the CUDA kernel runs; a thread takes a vector's worth of trajectories at a time (two
+// vectors' worth where chaos_lane_group says). fp64 only: an indicator is a sum of logarithms
+// over thousands of intervals.
 #include <cstdint>
+#include <type_traits>
 
 #include "ensemble/cpu/chaos_task_source.hpp"
 #include "ensemble/cpu/lane_block.hpp"
+#include "orrery/core/simd_group.hpp"
 #include "orrery/ensemble/chaos/chaos_catalogue.hpp"
 #include "orrery/ensemble/chaos/chaos_trajectory.hpp"
 
 namespace orrery::cpu::ORRERY_CPU_KERNEL {
 namespace {
 
+// How many SIMD vectors of trajectories a thread advances together (core/simd_group.hpp). A
+// splitting method's step on a small inline field with one or two deviation vectors is a chain
+// of dependent operations (Hénon–Heiles: each waits for the one before), so two independent
+// vectors' chains keep the fused multiply-add units busy: 1.8× the trajectory-steps a second of
+// one vector for the Lyapunov exponent, 1.3× for SALI (bench/lyapunov_cpu_bench.cpp). The
+// others are not grouped, each group doubling the code compiled: a spectrum's D vectors, a
+// Runge–Kutta stage's sums and a large field already hold independent work (the spectrum of
+// Hénon–Heiles, the Lorenz system with rk4 gained nothing or lost).
+template <class Problem, class Table, ChaosKernel Kernel>
+inline constexpr int chaos_lane_group = [] {
+  constexpr bool out_of_line = [] {
+    if constexpr (requires { Problem::field_out_of_line; })
+      return Problem::field_out_of_line;
+    else
+      return false;
+  }();
+  return (Kernel == ChaosKernel::growth || Kernel == ChaosKernel::sali) &&
+                 Table::family == IntegratorFamily::splitting && Problem::second_order &&
+                 !out_of_line && EnsembleSystem<Problem, double>::D <= 6
+             ? 2
+             : 1;
+}();
+
 template <class Problem, class Table, ChaosKernel Kernel>
 void run_chaos_lanes(ChaosTaskSource& src) {
-  using V = stdx::native_simd<double>;
+  using Native = stdx::native_simd<double>;
+  constexpr int G = chaos_lane_group<Problem, Table, Kernel>;
+  using V = std::conditional_t<G == 1, Native, SimdGroup<Native, G>>;
   using System = EnsembleSystem<Problem, V>;
   constexpr int L = static_cast<int>(V::size());
   constexpr int D = System::D, P = System::P;
@@ -54,13 +82,26 @@ void run_chaos_lanes(ChaosTaskSource& src) {
   src.next_block(L, first, count, finished);  // hands in the last block
 }
 
+// A group's lanes flattened: every call its step makes is inlined (GCC otherwise calls a table
+// operation out of line once the grouped step grows, storing and reloading the state around each
+// call: a fifth of the group's gain); a field a problem keeps out of line stays so. Only there:
+// flattening every kernel (three bodies with dop853) would lengthen this file's compile.
+template <class Problem, class Table, ChaosKernel Kernel>
+[[gnu::flatten]] void run_grouped_lanes(ChaosTaskSource& src) {
+  run_chaos_lanes<Problem, Table, Kernel>(src);
+}
+
 template <class Problem, ChaosKernel Kernel>
 void run_kernel(ChaosTaskSource& src, std::string_view integrator) {
   [&]<class... Tables>(TableList<Tables...>) {
     (void)((integrator == Tables::name
                 ? ([&] {
-                     if constexpr (integrator_applies<Problem, Tables>)
-                       run_chaos_lanes<Problem, Tables, Kernel>(src);
+                     if constexpr (integrator_applies<Problem, Tables>) {
+                       if constexpr (chaos_lane_group<Problem, Tables, Kernel> > 1)
+                         run_grouped_lanes<Problem, Tables, Kernel>(src);
+                       else
+                         run_chaos_lanes<Problem, Tables, Kernel>(src);
+                     }
                    }(),
                    true)
                 : false) ||

@@ -55,11 +55,13 @@ struct ChaosTaskSource {
   }
 };
 
-// One instruction-set variant of the chaos lanes: run[p] for problem p, called by every worker.
+// One instruction-set variant of the chaos lanes: run[p] for problem p, called by every worker;
+// run_double_double[p] the same with double-double vectors (chaos_dd_lanes.cpp).
 struct ChaosCpuKernel {
   using Run = void (*)(ChaosTaskSource&);
   const char* name;
   std::array<Run, kEnsembleProblemCount> run;
+  std::array<Run, kEnsembleProblemCount> run_double_double;
 };
 
 std::span<const ChaosCpuKernel> chaos_cpu_kernels();  // widest first

@@ -32,6 +32,23 @@ struct ChaosKernelIndicator<ChaosKernel::spectrum, T, D> {
   using type = LyapunovSpectrum<T, D>;
 };
 
+// Whether SALI with double-double deviation vectors (ChaosSetup::double_double_vectors) is
+// compiled for a problem and integrator: a Hamiltonian problem of at most 6 state words whose
+// field the lanes inline (Hénon–Heiles, a polynomial potential of few coefficients) with a
+// splitting method, the symplectic maps SALI is read on. Each is a kernel of its own, compiled
+// once per instruction set (src/ensemble/cpu/chaos_dd_lanes.cpp), so the list is short.
+template <class Problem, class Table>
+inline constexpr bool chaos_double_double_compiled = [] {
+  constexpr bool out_of_line = [] {
+    if constexpr (requires { Problem::field_out_of_line; })
+      return Problem::field_out_of_line;
+    else
+      return false;
+  }();
+  return Problem::second_order && !out_of_line && EnsembleSystem<Problem, double>::D <= 6 &&
+         Table::family == IntegratorFamily::splitting;
+}();
+
 // Whether a kernel runs for a problem: the spectrum (and GALI) for at most kMaxSpectrumWords
 // words.
 template <class Problem, ChaosKernel Kernel>

@@ -57,7 +57,16 @@ struct ChaosSetup {
   bool exact_gpu = false;
   // The growth kernel's exits (escape basins; none by default). At most kMaxChaosExits.
   ChaosExits exits;
+  // SALI's deviation vectors carried in double-double beside the fp64 state (core/dual.hpp), so
+  // that a chaotic orbit's SALI falls below fp64's 10⁻¹⁶ floor: on the CPU, one trajectory a
+  // core, for the problems and integrators of chaos_double_double_applies
+  // (ensemble/chaos/chaos_catalogue.hpp).
+  bool double_double_vectors = false;
 };
+
+// Whether SALI with double-double vectors is compiled for a problem and integrator (indices of
+// the ensemble catalogue).
+bool chaos_double_double_applies(int problem, int integrator);
 
 // What the kernel of a setup's indicator is told at run time.
 inline ChaosIndicatorOptions chaos_indicator_options(const ChaosSetup& s) {

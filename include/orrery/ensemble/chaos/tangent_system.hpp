@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "orrery/ensemble/ensemble_problem.hpp"
 #include "orrery/integrate/dual_element.hpp"
@@ -27,10 +28,13 @@
 
 namespace orrery {
 
-template <class Problem, class T, int K>
+// W is the deviation vectors' word: T, or DoubleDouble<T> for vectors carried to double-double
+// accuracy beside the fp64 state (core/dual_double_double.hpp).
+template <class Problem, class T, int K, class W = T>
 struct TangentSystem {
   using Lane = T;
-  using E = Dual<T, K>;
+  using Word = W;
+  using E = std::conditional_t<std::is_same_v<W, T>, Dual<T, K>, DualDD<T, K>>;
   using Base = EnsembleSystem<Problem, E>;
   static constexpr int C = Base::C, P = Base::P, D = Base::D, vectors = K;
   using State = typename Base::State;
@@ -38,9 +42,9 @@ struct TangentSystem {
   template <class Table>
   using Integrator = typename Base::template Integrator<Table>;
 
-  // Deviation vectors as a D × K matrix of lane values: column k is w_k.
+  // Deviation vectors as a D × K matrix of words: column k is w_k.
   struct Vectors {
-    T w[D][K];
+    W w[D][K];
   };
 
   // The field bound to a trajectory's parameters (constants: no derivative along them).
@@ -75,14 +79,23 @@ struct TangentSystem {
   }
 };
 
+// A lane value as a deviation vector's word (exact).
+template <class W, class T>
+ORRERY_HD W tangent_word(const T& x) {
+  if constexpr (std::is_same_v<W, T>)
+    return x;
+  else
+    return W(x, T(0.0));
+}
+
 // Advances a tangent state by `steps` steps of dt in `intervals` equal parts (part k ends at step
 // ⌊steps·k/intervals⌋), calling at_interval(k, state) after each: the place to read, rescale or
 // orthonormalise the deviation vectors. Shared by the CPU lanes and the CUDA kernel.
-template <class Problem, class Table, class T, int K, class Field, class AtInterval>
-ORRERY_HD void integrate_tangent(typename TangentSystem<Problem, T, K>::State& st,
+template <class Problem, class Table, class T, int K, class W = T, class Field, class AtInterval>
+ORRERY_HD void integrate_tangent(typename TangentSystem<Problem, T, K, W>::State& st,
                                  const Field& field, const T& dt, std::int64_t steps,
                                  std::int64_t intervals, AtInterval&& at_interval) {
-  using Integrator = typename TangentSystem<Problem, T, K>::template Integrator<Table>;
+  using Integrator = typename TangentSystem<Problem, T, K, W>::template Integrator<Table>;
   static_assert(Integrator::starter_steps == 0 && Integrator::parked_words == 0,
                 "tangent dynamics takes a one-step method (the vectors are rescaled between "
                 "intervals, which a multistep history would not follow)");
