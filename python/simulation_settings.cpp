@@ -10,6 +10,11 @@
 #include "simulation_orbits.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/core/memory_budget.hpp"
+#include "orrery/io/hdf5_file.hpp"
+#include "orrery/io/output_path.hpp"
+#include "orrery/io/output_set.hpp"
+#include "orrery/io/param_attributes.hpp"
+#include "orrery/nbody/diagnostics.hpp"
 #include "orrery/jobs/memory_estimate.hpp"
 #include "orrery/jobs/simulation_of_job.hpp"
 #include "orrery/nbody/coinciding_particles.hpp"
@@ -30,7 +35,9 @@ constexpr double kAddedBytesPerBody = 3 * 8 * sizeof(double);
 const std::vector<std::string>& setting_keywords() {
   static const std::vector<std::string> k{
       "engine",       "theta",     "multipole", "integrator", "dt",      "tolerance", "block_eta",
-      "block_length", "precision", "threads",   "backend",    "devices", "cpu_kernel", "corrector"};
+      "block_length", "precision", "threads",   "backend",    "devices", "cpu_kernel", "corrector",
+      "ias15_criterion", "whfast_safe_mode", "collisions", "collision_search",
+      "exit_min_distance", "exit_max_distance"};
   return k;
 }
 
@@ -149,6 +156,7 @@ PySimulation PySimulation::scene(const std::string& name, const py::kwargs& kwar
 }
 
 PySimulation PySimulation::load(const std::string& path, const py::kwargs& kwargs) {
+  if (is_saved(path)) return load_saved(path, kwargs);
   SimJob in;
   in.input = path;
   const SimStart input = read_sim_input(in);
@@ -183,7 +191,9 @@ void PySimulation::change(const py::dict& settings) {
   apply_settings(settings);
   if (core_) {
     try {
+      const double offset = core_->energy_offset();
       rebuild(job_, core_->particles());
+      core_->set_energy_offset(offset);
     } catch (...) {
       job_ = before;
       throw;
@@ -193,10 +203,11 @@ void PySimulation::change(const py::dict& settings) {
 }
 
 void PySimulation::set_dt(double dt) {
-  if (!(dt > 0) || !std::isfinite(dt))
-    throw ParameterError("dt", py::str(py::float_(dt)), "a finite number > 0");
+  if (!(dt != 0) || !std::isfinite(dt))
+    throw ParameterError("dt", py::str(py::float_(dt)),
+                         "a finite number other than 0 (< 0: steps backwards in time)");
   require_idle();
-  job_.dt = dt;
+  job_.dt = std::abs(dt);  // the job's first step; the clock's carries the direction
   if (core_)
     core_->set_dt(dt);
   else
@@ -228,6 +239,9 @@ void PySimulation::set_units(const py::handle& value) {
 }
 
 void PySimulation::require_idle() const {
+  if (stepping_ && heartbeat_)
+    throw RunError("the simulation is being integrated: its heartbeat may read it and write its "
+                   "arrays in place, not add, remove or change settings");
   if (stepping_)
     throw RunError("the simulation is stepping in another thread: wait for its step() or "
                    "integrate() to return");
@@ -239,14 +253,15 @@ PySimulation::Stepping::Stepping(PySimulation& sim) : sim_(sim) {
 }
 
 SimulationCore& PySimulation::core() {
-  require_idle();
+  if (!heartbeat_) require_idle();
   if (!core_) throw InputError("the simulation has no particles yet: add them with add()");
   return *core_;
 }
 
 void PySimulation::add(const py::handle& mass, const py::handle& position,
                        const py::handle& velocity, const py::handle& softening,
-                       const py::handle& primary, const py::dict& elements) {
+                       const py::handle& primary, const py::dict& elements,
+                       const py::handle& radius) {
   require_idle();
   // The memory first, from the count alone: a broadcast array of 10^9 rows costs nothing until
   // it is copied below.
@@ -305,7 +320,140 @@ void PySimulation::add(const py::handle& mass, const py::handle& position,
     p.softening.resize(first);  // resize() above padded the earlier bodies' softening with 0
     p.softening.insert(p.softening.end(), eps.begin(), eps.end());
   }
+  if (!radius.is_none()) {
+    const std::vector<double> r = per_body(radius, n, false, "r");
+    for (const double x : r)
+      if (!(x >= 0)) throw ParameterError("r", py::str(py::float_(x)), "finite radii >= 0");
+    p.radius.resize(first, 0.0);  // bodies added before without radii are points
+    p.radius.insert(p.radius.end(), r.begin(), r.end());
+  } else if (!p.radius.empty()) {
+    p.radius.resize(first + n, 0.0);
+  }
+  const double offset = core_ ? core_->energy_offset() : 0.0;
   rebuild(job_, p);
+  core_->set_energy_offset(offset);
+  initial_ = core_->diagnostics();
+}
+
+namespace {
+
+constexpr const char* kSavedFormat = "orrery simulation";
+
+// The settings save() keeps: those a run stores, and the exits.
+bool is_saved_setting(const std::string& name) {
+  return is_stored_sim_field(name) || name == "exit-min-distance" || name == "exit-max-distance";
+}
+
+// Rows [N][3] of three columns, for the particle file's position and velocity.
+std::vector<double> saved_rows(const std::vector<double>& a, const std::vector<double>& b,
+                               const std::vector<double>& c) {
+  std::vector<double> out(3 * a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    out[3 * i] = a[i];
+    out[3 * i + 1] = b[i];
+    out[3 * i + 2] = c[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+bool PySimulation::is_saved(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec) || H5Fis_hdf5(path.c_str()) <= 0) return false;
+  h5::Handle f = h5::open_file(path);
+  return h5::has_attribute(f.id(), "format") &&
+         h5::read_attribute(f.id(), "format").text == kSavedFormat;
+}
+
+void PySimulation::save(const std::string& path, bool overwrite) {
+  require_idle();
+  std::error_code ec;
+  if (!overwrite && std::filesystem::exists(path, ec))
+    throw ParameterError("path", path,
+                         "a file that does not exist yet (overwrite=True replaces it)");
+  check_output_path("path", path);
+  SimulationCore& c = core();
+  const Particles<double> p = c.particles();
+  const std::string image = c.saved(path, [&](hid_t root) {
+    h5::write_attribute(root, "format", std::string(kSavedFormat));
+    h5::write_attribute(root, "G", g_);
+    h5::write_attribute(root, "softening", softening_);
+    h5::write_attribute(root, "units", units_);
+    h5::write_attribute(root, "t_end_suggested", t_end_);
+    const hsize_t dims[2] = {p.size(), 3};
+    h5::write_dataset<double>(root, "position", saved_rows(p.x, p.y, p.z), dims);
+    h5::write_dataset<double>(root, "velocity", saved_rows(p.vx, p.vy, p.vz), dims);
+    const double initial[2] = {initial_.time, initial_.energy_total};
+    h5::write_attribute(root, "initial_time_energy", std::span<const double>(initial, 2));
+    h5::Handle settings = h5::create_group(root, "settings");
+    for (const auto& f : sim_job_fields())
+      if (is_saved_setting(f.name)) write_param_attribute(settings.id(), f.name, f.get(job_));
+  });
+  write_file_atomically(path, image, overwrite ? IfExists::replace : IfExists::refuse);
+}
+
+PySimulation PySimulation::load_saved(const std::string& path, const py::kwargs& kwargs) {
+  h5::Handle f = h5::open_file(path);
+  const hid_t root = f.id();
+  PySimulation sim(h5::read_attribute(root, "G").reals.at(0),
+                   h5::read_attribute(root, "softening").reals.at(0), {});
+  sim.source_ = "'" + path + "'";
+  sim.units_ = h5::read_attribute(root, "units").text;
+  sim.t_end_ = h5::read_attribute(root, "t_end_suggested").reals.at(0);
+  {
+    h5::Handle settings = h5::open_group(root, "settings");
+    for (const auto& field : sim_job_fields())
+      if (is_saved_setting(field.name) && h5::has_attribute(settings.id(), field.name))
+        field.set(sim.job_, read_param_attribute(settings.id(), field));
+  }
+  sim.core_ = load_simulation_core(sim.job_, path, sim.g_, sim.softening_);
+  sim.clock_ = sim.core_->clock();
+  sim.initial_ = sim.core_->diagnostics();
+  const auto initial = h5::read_attribute(root, "initial_time_energy").reals;
+  if (initial.size() == 2) sim.initial_.time = initial[0], sim.initial_.energy_total = initial[1];
+  if (!kwargs.empty()) sim.change(kwargs);  // other settings: the stepper starts afresh
+  return sim;
+}
+
+PySimulation PySimulation::copy() {
+  require_idle();
+  PySimulation twin = *this;
+  if (core_) twin.core_ = core_->copy(job_, g_, softening_);
+  return twin;
+}
+
+void PySimulation::remove(std::int64_t index) {
+  require_idle();
+  const auto n = static_cast<std::int64_t>(size());
+  const std::int64_t k = index < 0 ? n + index : index;
+  if (k < 0 || k >= n)
+    throw ParameterError("index", std::to_string(index),
+                         "the index of a body, 0 to " + std::to_string(n - 1) + " (or -" +
+                             std::to_string(n) + " to -1 from the end)");
+  Particles<double> p = core_->particles();
+  auto drop = [k](auto& a) {
+    if (!a.empty()) a.erase(a.begin() + k);
+  };
+  for (auto* a : {&p.x, &p.y, &p.z, &p.vx, &p.vy, &p.vz, &p.mass, &p.softening, &p.radius})
+    drop(*a);
+  drop(p.id);
+  const double offset = core_->energy_offset();
+  rebuild(job_, p);
+  if (core_) core_->set_energy_offset(offset);
+}
+
+void PySimulation::move_to_com() {
+  require_idle();
+  Particles<double> p = core().particles();
+  const CentreOfMass c = centre_of_mass(p);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    p.x[i] -= c.position.x, p.y[i] -= c.position.y, p.z[i] -= c.position.z;
+    p.vx[i] -= c.velocity.x, p.vy[i] -= c.velocity.y, p.vz[i] -= c.velocity.z;
+  }
+  const double offset = core_->energy_offset();
+  rebuild(job_, p);
+  core_->set_energy_offset(offset);
   initial_ = core_->diagnostics();
 }
 
