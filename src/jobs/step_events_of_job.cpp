@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "orrery/core/backend.hpp"
 #include "orrery/core/error.hpp"
 #include "orrery/dist/communicator.hpp"
 #include "orrery/jobs/simulation_of_job.hpp"
@@ -56,7 +57,7 @@ void check_step_events_where(const SimJob& job, const std::string& backend) {
   const char* flag = e.collisions != CollisionRule::none ? "--collisions"
                      : e.exit_min_distance > 0         ? "--exit-min-distance"
                                                        : "--exit-max-distance";
-  if (backend != "cpu")
+  if (backend != to_string(Backend::cpu))
     throw ParameterError(flag, "given",
                          fmt::format("a run whose forces are computed on the CPU (this one: {}; "
                                      "give --backend cpu): collisions and exits are found on the "
