@@ -120,7 +120,8 @@ def test_remove_and_move_to_com():
     sim.move_to_com()
     com = (sim.mass[:, None] * sim.position).sum(axis=0) / sim.mass.sum()
     vcom = (sim.mass[:, None] * sim.velocity).sum(axis=0) / sim.mass.sum()
-    assert np.abs(com).max() < 1e-15 and np.abs(vcom).max() < 1e-15
+    # Rounding of positions of ~10 au and velocities of ~6 au/yr, summed over three bodies.
+    assert np.abs(com).max() < 1e-13 and np.abs(vcom).max() < 1e-13
     m = sim.mass.copy()
     sim.remove(1)
     assert len(sim) == 2 and list(sim.mass) == [m[0], m[2]]
@@ -154,7 +155,7 @@ def test_heartbeat_is_called_after_every_step():
 
 # Back to the start: leapfrog and whfast are time-symmetric maps, so they come back to their
 # rounding; IAS15 to its accuracy (epsilon_b = 1e-9 over a few orbits).
-@pytest.mark.parametrize("integrator,back", [("leapfrog", 1e-12), ("whfast", 1e-12),
+@pytest.mark.parametrize("integrator,back", [("leapfrog", 1e-12), ("whfast", 1e-11),
                                              ("ias15", 1e-9)])
 def test_integrate_backwards(integrator, back):
     sim = planets(integrator)
