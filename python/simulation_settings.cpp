@@ -339,9 +339,11 @@ namespace {
 
 constexpr const char* kSavedFormat = "orrery simulation";
 
-// The settings save() keeps: those a run stores, and the exits.
+// The settings save() keeps: those a run stores but the step (the saved clock's dt is the next
+// step, and a scene's simulation has no step of its own), and the exits.
 bool is_saved_setting(const std::string& name) {
-  return is_stored_sim_field(name) || name == "exit-min-distance" || name == "exit-max-distance";
+  return (is_stored_sim_field(name) && name != "dt") || name == "exit-min-distance" ||
+         name == "exit-max-distance";
 }
 
 // Rows [N][3] of three columns, for the particle file's position and velocity.
@@ -381,6 +383,8 @@ void PySimulation::save(const std::string& path, bool overwrite) {
     h5::write_attribute(root, "softening", softening_);
     h5::write_attribute(root, "units", units_);
     h5::write_attribute(root, "t_end_suggested", t_end_);
+    // What `orrery sim --input` reads of a snapshot: the step's size and an end time.
+    h5::write_attribute(root, "t-end", std::max(t_end_, c.clock().time()));
     const hsize_t dims[2] = {p.size(), 3};
     h5::write_dataset<double>(root, "position", saved_rows(p.x, p.y, p.z), dims);
     h5::write_dataset<double>(root, "velocity", saved_rows(p.vx, p.vy, p.vz), dims);
