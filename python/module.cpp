@@ -11,6 +11,7 @@
 #include "orrery/core/error.hpp"
 #include "orrery/core/text_error.hpp"
 #include "orrery/core/version.hpp"
+#include "orrery/nbody/step_events.hpp"
 
 namespace orrery::python {
 
@@ -109,9 +110,20 @@ PYBIND11_MODULE(_orrery, m) {
       "(divergence_map, zoom), ensembles of small systems and their indicators of chaos (ensemble, chaos, section) and N-body simulation (Simulation, forces, load), computed by the "
       "same jobs as the orrery command line, on the CPU or CUDA GPUs.";
   m.attr("__version__") = orrery::version();
+  // A run stopped by a collision (collisions="stop"), a close encounter or an escape: REBOUND's
+  // exception names, RuntimeErrors as every failed run.
+  static PyObject* const stops[3] = {
+      PyErr_NewException("orrery.Collision", PyExc_RuntimeError, nullptr),
+      PyErr_NewException("orrery.Encounter", PyExc_RuntimeError, nullptr),
+      PyErr_NewException("orrery.Escape", PyExc_RuntimeError, nullptr)};
+  m.attr("Collision") = py::handle(stops[0]);
+  m.attr("Encounter") = py::handle(stops[1]);
+  m.attr("Escape") = py::handle(stops[2]);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const orrery::StepEventStop& e) {
+      PyErr_SetString(stops[static_cast<int>(e.stop().reason)], e.what());
     } catch (const orrery::TextParameterError& e) {  // with a caret under the character
       std::string name = e.parameter();
       name.erase(0, name.find_first_not_of('-'));

@@ -58,7 +58,7 @@ py::array state_array(PySimulation& sim, HostArray h, bool three, Copy copy) {
 }
 
 void require_dt(PySimulation& sim) {
-  if (!(sim.clock().dt > 0))
+  if (!(sim.clock().dt != 0))
     throw InputError("dt: none given, and the particles suggest none; set sim.dt");
 }
 
@@ -101,15 +101,18 @@ void step(PySimulation& sim, std::int64_t n) {
   }
 }
 
-std::int64_t integrate(PySimulation& sim, double t) {
+std::int64_t integrate(const py::object& self, double t, const py::object& heartbeat) {
+  PySimulation& sim = self.cast<PySimulation&>();
   SimulationCore& core = sim.core();
-  if (!std::isfinite(t) || t < core.clock().time())
-    throw ParameterError("t", py::str(py::float_(t)),
-                         "a finite time >= the simulation's, " +
-                             std::string(py::str(py::float_(core.clock().time()))));
+  if (!std::isfinite(t))
+    throw ParameterError("t", py::str(py::float_(t)), "a finite time");
   require_dt(sim);
+  // REBOUND's rule: a time before the simulation's is reached backwards, the step's sign
+  // following the way to t.
+  const double dt = sim.clock().dt;
+  if ((t < core.clock().time()) != (dt < 0)) sim.set_dt(-dt);
   // The CLI's limit: a run of more steps than this would never end.
-  const double steps = std::ceil((t - core.clock().time()) / sim.clock().dt);
+  const double steps = std::ceil(std::abs(t - core.clock().time()) / std::abs(dt));
   if (!(steps <= kMaxRunSteps))
     throw ParameterError("t", py::str(py::float_(t)),
                          "a time that dt = " + std::string(py::str(py::float_(sim.clock().dt))) +
@@ -118,8 +121,20 @@ std::int64_t integrate(PySimulation& sim, double t) {
   check_written(core);
   InterruptPoll poll;
   PySimulation::Stepping busy(sim);
+  if (heartbeat.is_none()) {
+    py::gil_scoped_release computing;
+    return core.integrate(t, std::ref(poll));
+  }
+  // REBOUND's heartbeat: called with the simulation after every step, which it may read (and
+  // write in place through the arrays) but not change otherwise.
+  auto between = [&] {
+    poll();
+    py::gil_scoped_acquire python;
+    PySimulation::Heartbeat reading(sim);
+    heartbeat(self);
+  };
   py::gil_scoped_release computing;
-  return core.integrate(t, std::ref(poll));
+  return core.integrate(t, between, true);
 }
 
 py::dict diagnostics(PySimulation& sim) {
@@ -134,22 +149,6 @@ py::dict diagnostics(PySimulation& sim) {
   for (const auto& q : diagnostics_quantities(now, drift_since(sim.initial(), now)))
     out[py::str(q.name)] = quantity(q.value);
   return out;
-}
-
-void save(PySimulation& sim, const std::string& path, bool overwrite) {
-  std::error_code ec;
-  if (!overwrite && std::filesystem::exists(path, ec))
-    throw ParameterError("path", path,
-                         "a file that does not exist yet (overwrite=True replaces it)");
-  check_output_path("path", path);
-  SimulationCore& core = sim.core();
-  const Particles<double> p = core.particles();
-  const Diagnostics now = core.diagnostics();
-  const double t_end = std::max(sim.t_end(), core.clock().time());
-  write_file_atomically(path, encode_snapshot(path, 0, p, core.clock(),
-                                              SnapshotHeader{sim.g(), sim.softening(), sim.units()},
-                                              now, drift_since(sim.initial(), now), t_end, {}),
-                        overwrite ? IfExists::replace : IfExists::refuse);
 }
 
 py::tuple forces(PySimulation& sim) {
@@ -227,8 +226,16 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
             // REBOUND's m= for mass=.
             py::dict rest;
             py::object m = py::reinterpret_borrow<py::object>(mass);
+            py::object radius = py::none();  // REBOUND's r= (or radius=)
             for (auto [key, value] : elements) {
-              if (key.cast<std::string>() != "m") {
+              const std::string k = key.cast<std::string>();
+              if (k == "r" || k == "radius") {
+                if (!radius.is_none())
+                  throw ParameterError("r", py::str(value), "r= or radius=, not both");
+                radius = py::reinterpret_borrow<py::object>(value);
+                continue;
+              }
+              if (k != "m") {
                 rest[key] = value;
                 continue;
               }
@@ -238,7 +245,7 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
             }
             if (m.is_none())
               throw ParameterError("mass", "none given", "mass= (or m=): one mass a body");
-            s.add(m, position, velocity, softening, primary, rest);
+            s.add(m, position, velocity, softening, primary, rest, radius);
           },
           py::arg("mass") = py::none(), py::arg("position") = py::none(), py::arg("velocity") = py::none(),
           py::arg("softening") = py::none(), py::kw_only(), py::arg("primary") = py::none(),
@@ -250,7 +257,8 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
           },
           py::kw_only(), py::arg("primary") = py::none(), kOrbitsDoc)
       .def("step", &step, py::arg("n") = 1, kStepDoc)
-      .def("integrate", &integrate, py::arg("t"), kIntegrateDoc)
+      .def("integrate", &integrate, py::arg("t"), py::arg("heartbeat") = py::none(),
+           kIntegrateDoc)
       .def(
           "energy",
           [](PySimulation& s) {
@@ -262,7 +270,10 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
           kEnergyDoc)
       .def("diagnostics", &diagnostics, kDiagnosticsDoc)
       .def("forces", &forces, kForcesDoc)
-      .def("save", &save, py::arg("path"), py::arg("overwrite") = false, kSaveDoc)
+      .def("save", &PySimulation::save, py::arg("path"), py::arg("overwrite") = false, kSaveDoc)
+      .def("copy", &PySimulation::copy, kCopyDoc)
+      .def("remove", &PySimulation::remove, py::arg("index"), kRemoveDoc)
+      .def("move_to_com", &PySimulation::move_to_com, kMoveToComDoc)
       .def("__len__", &PySimulation::size)
       .def("__repr__", [](PySimulation& s) {
         return "<orrery.Simulation N=" + std::to_string(s.size()) +
@@ -279,6 +290,41 @@ by any engine (engine='direct' or 'tree', theta, multipole), backend and precisi
   setting(
       c, "corrector", [](const PySimulation& s) { return s.job().corrector; },
       "whfast's symplectic corrector: 0 (none), 3, 5, 7, 11 or 17 (REBOUND's ri_whfast.corrector)");
+  setting(
+      c, "ias15_criterion", [](const PySimulation& s) { return s.job().ias15_criterion; },
+      "ias15's step criterion: 'prs24' (Pham, Rein & Spiegel 2024, REBOUND's default) or "
+      "'global' (Rein & Spiegel 2015)");
+  setting(
+      c, "whfast_safe_mode", [](const PySimulation& s) { return s.job().whfast_safe_mode; },
+      "whfast: True converts to and from Jacobi coordinates and applies the corrector at every "
+      "step (REBOUND's safe_mode = 1); False (the default) keeps them between steps");
+  setting(
+      c, "collisions", [](const PySimulation& s) { return s.job().collisions; },
+      "what bodies that touch (radii: add(..., r=)) do after a step: 'none', 'merge' (mass and "
+      "momentum kept), 'bounce' (hard spheres) or 'stop' (orrery.Collision is raised)");
+  setting(
+      c, "collision_search", [](const PySimulation& s) { return s.job().collision_search; },
+      "'direct' (overlapping and approaching at the end of a step) or 'line' (the closest "
+      "approach of straight paths over the step)");
+  setting(
+      c, "exit_min_distance", [](const PySimulation& s) { return s.job().exit_min_distance; },
+      "> 0: orrery.Encounter is raised after a step where two bodies are closer (0: never)");
+  setting(
+      c, "exit_max_distance", [](const PySimulation& s) { return s.job().exit_max_distance; },
+      "> 0: orrery.Escape is raised after a step where a body is farther from the centre of "
+      "mass (0: never)");
+  c.def_property_readonly(
+      "radius",
+      [](PySimulation& s) {
+        Particles<double> p = s.core().particles();
+        if (p.radius.empty()) p.radius.assign(p.size(), 0.0);
+        const auto n = static_cast<py::ssize_t>(p.size());
+        return owned_array(std::move(p.radius), {n});
+      },
+      "the bodies' radii, (N,) (a copy; 0: a point)");
+  c.def_property_readonly(
+      "merged", [](PySimulation& s) { return s.shared_core() ? s.core().merged() : 0; },
+      "bodies merged into others so far (collisions='merge')");
   setting(
       c, "tolerance", [](const PySimulation& s) { return s.job().tolerance; },
       "> 0: step-size control of an embedded method (dt is then the first step); 0: fixed "

@@ -84,9 +84,14 @@ inline constexpr const char* kStepDoc =
     "step(n=1): n accepted steps of sim.dt (an adaptive method's rejections are retried).";
 
 inline constexpr const char* kIntegrateDoc =
-    R"(integrate(t) -> steps: steps to time t, the last step shortened to land on t exactly, as a
-run of `orrery sim` to --t-end does. Ctrl-C raises KeyboardInterrupt within a fraction of a
-second, leaving the state of the last whole step.)";
+    R"(integrate(t, heartbeat=None) -> steps: steps to time t, the last step shortened to land on
+t exactly, as a run of `orrery sim` to --t-end does. heartbeat(sim), where given, is called after
+every step (REBOUND's heartbeat): it may read the simulation and write its arrays in place (the
+next step starts from what it wrote), and what it raises ends the integration. After each step
+the collisions are resolved and the exits checked (collisions, exit_min_distance,
+exit_max_distance): orrery.Collision, orrery.Encounter or orrery.Escape is raised with the
+bodies and the time, the state being that of the step. Ctrl-C raises KeyboardInterrupt within a
+fraction of a second, leaving the state of the last whole step.)";
 
 inline constexpr const char* kEnergyDoc = "energy() -> E = K + W, the total energy.";
 
@@ -99,8 +104,24 @@ inline constexpr const char* kForcesDoc =
     "forces() -> (acceleration (N, 3), potential (N,)) of the present state, by the engine.";
 
 inline constexpr const char* kSaveDoc =
-    R"(save(path, overwrite=False): the state as an orrery snapshot (HDF5): orrery.load(path)
-reads it as arrays, Simulation.load(path) and `orrery sim --input path` go on from it.)";
+    R"(save(path, overwrite=False): the whole simulation (HDF5): the state in its own precision,
+the clock, the integrator's own state (IAS15's predictor, whfast's Jacobi coordinates, ...), the
+energy merges took and the settings. Simulation.load(path) continues it bit for bit as this one
+would; orrery.load(path) reads its arrays, and `orrery sim --input path` starts a run from it
+(fp32 and fp64).)";
+
+inline constexpr const char* kCopyDoc =
+    R"(copy() -> Simulation: another simulation with these settings and this state, the
+integrator's own included: it continues bit for bit as this one would.)";
+
+inline constexpr const char* kRemoveDoc =
+    R"(remove(index): removes the body at index (negative: from the end); the integrator starts
+afresh from the state left.)";
+
+inline constexpr const char* kMoveToComDoc =
+    R"(move_to_com(): moves the bodies to the centre-of-mass frame (its position and velocity
+become 0), as REBOUND's move_to_com; the integrator starts afresh and the drifts are measured
+from here.)";
 
 inline constexpr const char* kPositionDoc =
     R"(positions, (N, 3): a writable view of the simulation's memory on the host (fp64, fp32);

@@ -30,7 +30,9 @@ constexpr double kAddedBytesPerBody = 3 * 8 * sizeof(double);
 const std::vector<std::string>& setting_keywords() {
   static const std::vector<std::string> k{
       "engine",       "theta",     "multipole", "integrator", "dt",      "tolerance", "block_eta",
-      "block_length", "precision", "threads",   "backend",    "devices", "cpu_kernel", "corrector"};
+      "block_length", "precision", "threads",   "backend",    "devices", "cpu_kernel", "corrector",
+      "ias15_criterion", "whfast_safe_mode", "collisions", "collision_search",
+      "exit_min_distance", "exit_max_distance"};
   return k;
 }
 
@@ -149,6 +151,7 @@ PySimulation PySimulation::scene(const std::string& name, const py::kwargs& kwar
 }
 
 PySimulation PySimulation::load(const std::string& path, const py::kwargs& kwargs) {
+  if (is_saved(path)) return load_saved(path, kwargs);
   SimJob in;
   in.input = path;
   const SimStart input = read_sim_input(in);
@@ -183,7 +186,9 @@ void PySimulation::change(const py::dict& settings) {
   apply_settings(settings);
   if (core_) {
     try {
+      const double offset = core_->energy_offset();
       rebuild(job_, core_->particles());
+      core_->set_energy_offset(offset);
     } catch (...) {
       job_ = before;
       throw;
@@ -193,10 +198,11 @@ void PySimulation::change(const py::dict& settings) {
 }
 
 void PySimulation::set_dt(double dt) {
-  if (!(dt > 0) || !std::isfinite(dt))
-    throw ParameterError("dt", py::str(py::float_(dt)), "a finite number > 0");
+  if (!(dt != 0) || !std::isfinite(dt))
+    throw ParameterError("dt", py::str(py::float_(dt)),
+                         "a finite number other than 0 (< 0: steps backwards in time)");
   require_idle();
-  job_.dt = dt;
+  job_.dt = std::abs(dt);  // the job's first step; the clock's carries the direction
   if (core_)
     core_->set_dt(dt);
   else
@@ -228,6 +234,9 @@ void PySimulation::set_units(const py::handle& value) {
 }
 
 void PySimulation::require_idle() const {
+  if (stepping_ && heartbeat_)
+    throw RunError("the simulation is being integrated: its heartbeat may read it and write its "
+                   "arrays in place, not add, remove or change settings");
   if (stepping_)
     throw RunError("the simulation is stepping in another thread: wait for its step() or "
                    "integrate() to return");
@@ -239,14 +248,15 @@ PySimulation::Stepping::Stepping(PySimulation& sim) : sim_(sim) {
 }
 
 SimulationCore& PySimulation::core() {
-  require_idle();
+  if (!heartbeat_) require_idle();
   if (!core_) throw InputError("the simulation has no particles yet: add them with add()");
   return *core_;
 }
 
 void PySimulation::add(const py::handle& mass, const py::handle& position,
                        const py::handle& velocity, const py::handle& softening,
-                       const py::handle& primary, const py::dict& elements) {
+                       const py::handle& primary, const py::dict& elements,
+                       const py::handle& radius) {
   require_idle();
   // The memory first, from the count alone: a broadcast array of 10^9 rows costs nothing until
   // it is copied below.
@@ -305,7 +315,18 @@ void PySimulation::add(const py::handle& mass, const py::handle& position,
     p.softening.resize(first);  // resize() above padded the earlier bodies' softening with 0
     p.softening.insert(p.softening.end(), eps.begin(), eps.end());
   }
+  if (!radius.is_none()) {
+    const std::vector<double> r = per_body(radius, n, false, "r");
+    for (const double x : r)
+      if (!(x >= 0)) throw ParameterError("r", py::str(py::float_(x)), "finite radii >= 0");
+    p.radius.resize(first, 0.0);  // bodies added before without radii are points
+    p.radius.insert(p.radius.end(), r.begin(), r.end());
+  } else if (!p.radius.empty()) {
+    p.radius.resize(first + n, 0.0);
+  }
+  const double offset = core_ ? core_->energy_offset() : 0.0;
   rebuild(job_, p);
+  core_->set_energy_offset(offset);
   initial_ = core_->diagnostics();
 }
 

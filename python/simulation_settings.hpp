@@ -31,11 +31,25 @@ class PySimulation {
   static PySimulation load(const std::string& path, const py::kwargs& settings);
 
   // N bodies more: masses (N), positions and velocities (N×3; no velocities: at rest), and
-  // per-particle softening (N) or None. Or, where `elements` (a, e, ...) are given instead of
+  // per-particle softening (N) or None, radii (N, for collisions) or None. Or, where `elements` (a, e, ...) are given instead of
   // positions, each body on its orbit about `primary` (python/simulation_orbits.hpp).
   void add(const py::handle& mass, const py::handle& position, const py::handle& velocity,
            const py::handle& softening, const py::handle& primary = py::none(),
-           const py::dict& elements = {});
+           const py::dict& elements = {}, const py::handle& radius = py::none());
+
+  // Writes the whole simulation to `path` (an HDF5 file, io/checkpoint_file.hpp's with the
+  // settings, G, softening and units beside it, and the particles as a particle file has them):
+  // load() makes of it a simulation that continues bit for bit.
+  void save(const std::string& path, bool overwrite);
+  // Whether `path` is a file save() wrote.
+  static bool is_saved(const std::string& path);
+  // Another simulation with this one's settings and state, continuing as it would.
+  PySimulation copy();
+  // Removes the body at `index` (negative: from the end); the stepper starts afresh.
+  void remove(std::int64_t index);
+  // Moves to the centre-of-mass frame: X = 0, V = 0 (REBOUND's move_to_com); the stepper starts
+  // afresh.
+  void move_to_com();
 
   // Settings given by keyword (engine, integrator, dt, ...) checked together, the simulation
   // made again with them.
@@ -70,9 +84,21 @@ class PySimulation {
    private:
     PySimulation& sim_;
   };
+  // Within a step's heartbeat (integrate(t, heartbeat)): the stepping simulation may be read.
+  class Heartbeat {
+   public:
+    explicit Heartbeat(PySimulation& sim) : sim_(sim) { sim_.heartbeat_ = true; }
+    ~Heartbeat() { sim_.heartbeat_ = false; }
+    Heartbeat(const Heartbeat&) = delete;
+    Heartbeat& operator=(const Heartbeat&) = delete;
+
+   private:
+    PySimulation& sim_;
+  };
   const std::shared_ptr<SimulationCore>& shared_core() const { return core_; }
 
  private:
+  static PySimulation load_saved(const std::string& path, const py::kwargs& settings);
   void apply_settings(const py::dict& settings);
   void rebuild(const SimJob& job, const Particles<double>& p);
   void require_idle() const;
@@ -85,6 +111,7 @@ class PySimulation {
   Diagnostics initial_;
   std::shared_ptr<SimulationCore> core_;
   bool stepping_ = false;
+  bool heartbeat_ = false;
 };
 
 }  // namespace orrery::python

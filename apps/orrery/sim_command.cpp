@@ -166,6 +166,8 @@ class SimCommand final : public Command {
                  outcome.steps, outcome.time, outcome.backend, outcome.cpu_kernel,
                  outcome.snapshots, job.out,
                  outcome.stopped_early ? " (stopped by --stop-after; --resume continues)" : "");
+    if (!quiet_ && outcome.merged > 0)
+      fmt::print("orrery sim: {} merges; {} bodies now\n", outcome.merged, outcome.bodies);
     if (orbits_) {  // the run's last snapshot, read back as any later reader would
       const auto snapshots = run_snapshots(job.out);
       if (!snapshots.empty()) {

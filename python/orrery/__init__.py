@@ -11,11 +11,12 @@ help(orrery.Simulation) say more.
 from . import _orrery
 from typing import Any
 
-from ._orrery import (Simulation, __version__, chaos, divergence_map, ensemble, forces, load,
-                      load_map, zoom_width)
+from ._orrery import (Collision, Encounter, Escape, Simulation, __version__, chaos,
+                      divergence_map, ensemble, forces, load, load_map, zoom_width)
 
-__all__ = ["Simulation", "chaos", "divergence_map", "ensemble", "forces", "load", "load_map",
-           "section", "zoom", "zoom_width", "__version__"]
+__all__ = ["Collision", "Encounter", "Escape", "Simulation", "chaos", "divergence_map",
+           "ensemble", "forces", "load", "load_map", "section", "zoom", "zoom_width",
+           "__version__"]
 
 
 def section(section: str = "x=0", direction: str = "up", colour_by: str = "orbit",

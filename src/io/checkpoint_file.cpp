@@ -64,6 +64,7 @@ std::int64_t checksum(const Checkpoint<Real>& c) {
   crc.values("vz", p.vz);
   crc.values("mass", p.mass);
   crc.values("softening", p.softening);
+  if (!p.radius.empty()) crc.values("radius", p.radius);  // absent from runs without radii
   crc.values("id", p.id);
   crc.value("time", c.clock.t);
   crc.value("time_error", c.clock.t_error);
@@ -79,6 +80,7 @@ std::int64_t checksum(const Checkpoint<Real>& c) {
   crc.value("drift_warning.drift", c.drift_warning.drift);
   if (c.run_crc32 >= 0) crc.value("run_crc32", c.run_crc32);  // absent from older checkpoints
   if (c.ranks > 0) crc.value("ranks", c.ranks);  // absent where one process wrote it
+  if (c.energy_offset != 0) crc.value("energy_offset", c.energy_offset);  // absent: no merges
   // In name order, as the file lists them.
   auto arrays = c.stepper.arrays();
   std::sort(arrays.begin(), arrays.end(), [](auto& a, auto& b) { return a.name < b.name; });
@@ -140,13 +142,20 @@ std::int64_t integer_at(hid_t root, const char* name) {
 
 template <class Real>
 void write_checkpoint_file(const std::filesystem::path& path, const Checkpoint<Real>& c) {
+  write_file_atomically(path, encode_checkpoint(path.string(), c));
+}
+
+template <class Real>
+std::string encode_checkpoint(const std::string& name, const Checkpoint<Real>& c,
+                              const std::function<void(hid_t)>& more) {
   std::string image;
   {
-    h5::Handle file = h5::create_memory_file(path.string());
+    h5::Handle file = h5::create_memory_file(name);
     const hid_t root = file.id();
     auto p = c.particles;  // particle_array needs a mutable reference
     for (int k = 0; k < 7; ++k) write_exact(root, kParticleArrays[k], particle_array(p, k));
     if (!p.softening.empty()) write_exact(root, "softening", p.softening);
+    if (!p.radius.empty()) write_exact(root, "radius", p.radius);
     const hsize_t dims1[1] = {p.size()};
     h5::write_dataset<std::uint64_t>(root, "id", p.id, dims1);
     h5::write_attribute(root, "time", c.clock.t);
@@ -173,10 +182,12 @@ void write_checkpoint_file(const std::filesystem::path& path, const Checkpoint<R
     }
     if (c.run_crc32 >= 0) h5::write_attribute(root, "run_crc32", c.run_crc32);
     if (c.ranks > 0) h5::write_attribute(root, "ranks", c.ranks);
+    if (c.energy_offset != 0) h5::write_attribute(root, "energy_offset", c.energy_offset);
     h5::write_attribute(root, "crc32", checksum(c));
+    if (more) more(root);
     image = h5::file_image(root);
   }
-  write_file_atomically(path, image);
+  return image;
 }
 
 template <class Real>
@@ -189,6 +200,7 @@ Checkpoint<Real> read_checkpoint_file(const std::filesystem::path& path) {
     auto& p = c.particles;
     for (int k = 0; k < 7; ++k) particle_array(p, k) = read_exact<Real>(root, kParticleArrays[k]);
     if (h5::exists(root, "softening")) p.softening = read_exact<Real>(root, "softening");
+    if (h5::exists(root, "radius")) p.radius = read_exact<Real>(root, "radius");
     p.id = h5::read_dataset<std::uint64_t>(root, "id");
     c.clock.t = real_at(root, "time");
     c.clock.t_error = real_at(root, "time_error");
@@ -217,6 +229,7 @@ Checkpoint<Real> read_checkpoint_file(const std::filesystem::path& path) {
     }
     if (h5::has_attribute(root, "run_crc32")) c.run_crc32 = integer_at(root, "run_crc32");
     if (h5::has_attribute(root, "ranks")) c.ranks = integer_at(root, "ranks");
+    if (h5::has_attribute(root, "energy_offset")) c.energy_offset = real_at(root, "energy_offset");
     stored_crc = integer_at(root, "crc32");
   } catch (const std::exception& e) {
     throw InputError(fmt::format("'{}' cannot be read ({})", path.string(), e.what()));
@@ -226,7 +239,8 @@ Checkpoint<Real> read_checkpoint_file(const std::filesystem::path& path) {
                                  path.string()));
   const std::size_t n = c.particles.mass.size();
   for (int k = 0; k < 7; ++k)
-    if (particle_array(c.particles, k).size() != n || c.particles.id.size() != n)
+    if (particle_array(c.particles, k).size() != n || c.particles.id.size() != n ||
+        (!c.particles.radius.empty() && c.particles.radius.size() != n))
       throw InputError(fmt::format("'{}' holds arrays of unequal lengths", path.string()));
   return c;
 }
@@ -234,6 +248,8 @@ Checkpoint<Real> read_checkpoint_file(const std::filesystem::path& path) {
 #define ORRERY_CHECKPOINT_FILE(Real)                                                         \
   template void write_checkpoint_file<Real>(const std::filesystem::path&,                    \
                                             const Checkpoint<Real>&);                        \
+  template std::string encode_checkpoint<Real>(const std::string&, const Checkpoint<Real>&,  \
+                                               const std::function<void(hid_t)>&);           \
   template Checkpoint<Real> read_checkpoint_file<Real>(const std::filesystem::path&);
 ORRERY_CHECKPOINT_FILE(float)
 ORRERY_CHECKPOINT_FILE(double)

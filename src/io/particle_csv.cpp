@@ -20,13 +20,13 @@ namespace orrery {
 
 namespace {
 
-enum CsvColumn { kId, kMass, kX, kY, kZ, kVx, kVy, kVz, kSoftening, kColumns };
+enum CsvColumn { kId, kMass, kX, kY, kZ, kVx, kVy, kVz, kSoftening, kRadius, kColumns };
 
 struct CsvColumnName {
   std::string_view name;
   CsvColumn column;
 };
-constexpr std::array<CsvColumnName, 10> kNames{{{"id", kId},
+constexpr std::array<CsvColumnName, 12> kNames{{{"id", kId},
                                              {"m", kMass},
                                              {"mass", kMass},
                                              {"x", kX},
@@ -35,12 +35,15 @@ constexpr std::array<CsvColumnName, 10> kNames{{{"id", kId},
                                              {"vx", kVx},
                                              {"vy", kVy},
                                              {"vz", kVz},
-                                             {"softening", kSoftening}}};
+                                             {"softening", kSoftening},
+                                             {"r", kRadius},
+                                             {"radius", kRadius}}};
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-constexpr const char* kAccepted = "one of: m (or mass), x, y, z, vx, vy, vz, id, softening";
+constexpr const char* kAccepted =
+    "one of: m (or mass), x, y, z, vx, vy, vz, id, softening, r (or radius)";
 constexpr std::array<CsvColumn, 7> kRequired{kMass, kX, kY, kZ, kVx, kVy, kVz};
-constexpr std::array<const char*, kColumns> kCanonical{"id", "m",  "x",  "y",        "z",
-                                                       "vx", "vy", "vz", "softening"};
+constexpr std::array<const char*, kColumns> kCanonical{
+    "id", "m", "x", "y", "z", "vx", "vy", "vz", "softening", "r"};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -238,7 +241,7 @@ Particles<double> read_particle_csv(const std::filesystem::path& path, double g)
     for (int c = kMass; c < kColumns; ++c) {
       if (index[c] < 0) continue;
       const auto k = static_cast<std::size_t>(index[c]);
-      const bool is_mass = c == kMass, is_softening = c == kSoftening;
+      const bool is_mass = c == kMass, is_softening = c == kSoftening || c == kRadius;
       const char* accepted = is_mass        ? "a finite number >= 0 (0: a test particle)"
                              : is_softening ? "a finite number >= 0"
                                             : "a finite number";
@@ -268,6 +271,7 @@ Particles<double> read_particle_csv(const std::filesystem::path& path, double g)
     p.vz.push_back(value[kVz]);
     p.mass.push_back(value[kMass]);
     if (index[kSoftening] >= 0) p.softening.push_back(value[kSoftening]);
+    if (index[kRadius] >= 0) p.radius.push_back(value[kRadius]);
     p.id.push_back(id);
   }
   if (header.empty())

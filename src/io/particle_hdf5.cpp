@@ -145,7 +145,7 @@ HdfParticles read_particle_hdf5(const std::filesystem::path& path, const std::st
     if (!h5::exists(g.id(), name))
       throw InputError(fmt::format(
           "{}:{} has no dataset '{}' (expected mass [N], position [N][3], velocity [N][3], "
-          "optionally id [N] and softening [N]{})",
+          "optionally id [N], softening [N] and radius [N]{})",
           file, at.group, name,
           group.empty() && at.group == "/" ? ", at the root or in /snapshots/<name>" : ""));
 
@@ -181,6 +181,10 @@ HdfParticles read_particle_hdf5(const std::filesystem::path& path, const std::st
     p.softening = read_reals(g.id(), at, "softening", n, false);
     for (std::size_t i = 0; i < n; ++i)
       require(at, "softening", i, -1, p.softening[i], false, true);
+  }
+  if (h5::exists(g.id(), "radius")) {
+    p.radius = read_reals(g.id(), at, "radius", n, false);
+    for (std::size_t i = 0; i < n; ++i) require(at, "radius", i, -1, p.radius[i], false, true);
   }
   out.g = real_attribute(g.id(), root.id(), at, "G");
   out.softening = real_attribute(g.id(), root.id(), at, "softening");

@@ -254,6 +254,7 @@ std::string encode_snapshot(const std::string& name, std::int64_t index, const P
   h5::write_dataset<std::uint64_t>(g, "id", p.id, dims1);
   if (!p.softening.empty())
     h5::write_dataset<double>(g, "softening", widened(p.softening), dims1);
+  if (!p.radius.empty()) h5::write_dataset<double>(g, "radius", widened(p.radius), dims1);
   h5::write_attribute(g, "format", std::string("orrery snapshot"));
   h5::write_attribute(g, "index", index);
   h5::write_attribute(g, "step", clock.steps);

@@ -41,8 +41,9 @@ SimStart plan_sim_start(const SimJob& job) {
     start.dt = job.dt > 0 ? job.dt : in.dt;
     start.t_end = std::isnan(job.t_end) ? in.t_end : job.t_end;
   }
-  check_no_coinciding_particles(start.ic.particles, start.ic.softening, job.precision,
-                                job.input.empty() ? "scene " + job.scene : "'" + job.input + "'");
+  const std::string source = job.input.empty() ? "scene " + job.scene : "'" + job.input + "'";
+  check_no_coinciding_particles(start.ic.particles, start.ic.softening, job.precision, source);
+  apply_job_radii(job, start.ic.particles, source);
   if (!(start.dt > 0))  // job.dt is 0 (not given) or was refused before
     throw InputError(fmt::format("--dt: none given, and {}; give --dt",
                                  no_time_scale_reason(start.ic.particles, start.ic.g)));

@@ -28,9 +28,12 @@ bool is_hdf5(const fs::path& path) {
   return in.gcount() == 8 && head == kSignature;
 }
 
+// A run's snapshot, or a simulation Python's Simulation.save wrote: either goes on from its
+// time with its step and end time.
 bool is_snapshot(hid_t root) {
-  return h5::has_attribute(root, "format") &&
-         h5::read_attribute(root, "format").text == "orrery snapshot";
+  if (!h5::has_attribute(root, "format")) return false;
+  const std::string format = h5::read_attribute(root, "format").text;
+  return format == "orrery snapshot" || format == "orrery simulation";
 }
 
 }  // namespace

@@ -58,6 +58,38 @@ std::vector<ParamField<J>> make_fields() {
     c.choices.assign(kIas15CriterionNames.begin(), kIas15CriterionNames.end());
     f.push_back(std::move(c));
   }
+  {
+    auto c = text_field("collisions",
+                        "what bodies that touch do (radii from the input's r column or "
+                        "--radius): none, merge (mass and momentum kept), bounce (hard spheres) "
+                        "or stop (after a checkpoint); default none",
+                        &J::collisions);
+    c.kind = ParamKind::Choice;
+    c.choices.assign(std::begin(kCollisionRuleNames), std::end(kCollisionRuleNames));
+    f.push_back(std::move(c));
+  }
+  {
+    auto c = text_field("collision-search",
+                        "how touching bodies are found after a step: direct (overlapping and "
+                        "approaching at its end) or line (closest approach of straight paths "
+                        "over it; REBOUND's names); default direct",
+                        &J::collision_search);
+    c.kind = ParamKind::Choice;
+    c.choices.assign(std::begin(kCollisionSearchNames), std::end(kCollisionSearchNames));
+    f.push_back(std::move(c));
+  }
+  f.push_back(real_field("radius",
+                         "the radius of every body the initial conditions give none (a scene's, "
+                         "a file without an r column); default 0: points",
+                         &J::radius, RealRule::NonNegative));
+  f.push_back(real_field("exit-min-distance",
+                         "stop, after a checkpoint, when two bodies come closer than this "
+                         "(REBOUND's exit_min_distance); default 0: never",
+                         &J::exit_min_distance, RealRule::NonNegative));
+  f.push_back(real_field("exit-max-distance",
+                         "stop, after a checkpoint, when a body is farther than this from the "
+                         "centre of mass (REBOUND's exit_max_distance); default 0: never",
+                         &J::exit_max_distance, RealRule::NonNegative));
   f.push_back(real_field("tolerance",
                          "step-size control: each step's error estimate within this, relative "
                          "and absolute (dopri5, tsit5, cash-karp, …; default 0: fixed steps); "
@@ -109,7 +141,7 @@ std::vector<ParamField<J>> make_fields() {
 // Parameters that define the run and are stored in its file.
 const char* kStored[] = {"scene",     "input",     "engine",       "theta",
                          "multipole", "integrator", "corrector",   "ias15-criterion", "whfast-safe-mode",
-                         "dt",        "tolerance",
+                         "dt",        "tolerance", "collisions", "collision-search", "radius",
                          "block-eta", "block-length", "precision", "cpu-kernel"};
 }  // namespace
 

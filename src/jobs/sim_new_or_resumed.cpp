@@ -84,8 +84,9 @@ void describe_run(hid_t root, const SimJob& job, const Plan& plan, const EngineF
 }
 
 SimCadence cadence_of(const SimJob& job, const RunSettings& s) {
-  return SimCadence{s.t_end,        s.every,        s.every_time,     s.checkpoint_every,
-                    job.stop_after, job.max_drift, job.stop_on_drift};
+  return SimCadence{s.t_end,          s.every,         s.every_time,
+                    s.checkpoint_every, job.stop_after, job.max_drift,
+                    job.stop_on_drift,  step_events_of(job)};
 }
 
 template <class Real>
@@ -100,6 +101,7 @@ SimOutcome start(const SimJob& given_job, const Plan& given_plan, const SimObser
   // Over ranks every rank makes its slice and reads the whole system through collectives;
   // rank 0 alone has the store and writes.
   Simulation<Real> sim = make_simulation<Real>(job, plan);
+  check_step_events_where(job, sim.engine().backend());
   const Diagnostics initial = sim.diagnostics();
   const RunSettings settings{plan.t_end, plan.every, job.every_time, plan.checkpoint_every};
   // Made in a hidden folder, which appears under its name only with all three files in it, and
@@ -209,6 +211,8 @@ SimOutcome resume(const SimJob& job, RunStore* store, const SimObserver& observe
   Simulation<Real> sim =
       make_simulation(job, std::move(checkpoint.particles), eo.g, eo.softening, checkpoint.clock);
   sim.load_stepper_state(checkpoint.stepper);
+  sim.set_energy_offset(checkpoint.energy_offset);
+  check_step_events_where(job, sim.engine().backend());
   const EngineFacts facts = facts_of(sim.engine(), eo);
   SimOutcome out = run_loop(sim, store, initial, checkpoint.next_snapshot, cadence_of(job, s),
                             checkpoint.drift_warning, observer);

@@ -29,11 +29,8 @@ struct SimCadence {
   std::int64_t stop_after = 0;
   double max_drift = 0.0;      // warn when the relative energy drift passes it; 0: never
   bool stop_on_drift = false;  // and stop, after a checkpoint
+  StepEvents events;           // collisions and exits after every step
 };
-
-
-
-
 // The ranks that write a checkpoint now, as it records them (0: one process).
 std::int64_t ranks_of_job();
 

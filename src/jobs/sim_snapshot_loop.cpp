@@ -86,6 +86,7 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore* store, const Diagnostics& i
     Checkpoint<Real> c{sim.particles(), sim.clock(), sim.stepper_state(), next_snapshot,
                        settings, warning};
     c.ranks = ranks_of_job();
+    c.energy_offset = sim.energy_offset();
     if (store) writer.post([store, c = std::move(c)] { store->write_checkpoint(c); });
   };
 
@@ -106,6 +107,10 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore* store, const Diagnostics& i
       stop_together(RunError(fmt::format("{}; stopped, the last good snapshot is {}",
                                          where_nonfinite(*bad, sim.clock()), last)));
     }
+    // Collisions and exits, after the step and before its outputs: a merge is in the snapshot
+    // and checkpoint of its step; an exit writes both and stops.
+    const EventsDone events = apply_step_events(sim, cadence.events, move.h);
+    outcome.merged += events.merged;
     const std::int64_t s = sim.clock().steps;
     ++outcome.steps;
     const bool at_end = schedule.finished(sim.clock());
@@ -115,9 +120,12 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore* store, const Diagnostics& i
     // own moment).
     const int signal = agreed_signal(observer.stop_signal ? observer.stop_signal() : 0);
     const bool stop_on_drift = drift_passed && cadence.stop_on_drift;
+    const bool stop_on_event = events.stop.has_value();
     const bool stopping =
         !at_end && ((cadence.stop_after > 0 && outcome.steps >= cadence.stop_after) ||
-                    signal != 0 || stop_on_drift);
+                    signal != 0 || stop_on_drift || stop_on_event);
+    if (stop_on_event && !at_end && !(cadence.every > 0 && s % cadence.every == 0) && !move.lands)
+      snapshot();  // the state the exit names, for the user to see
     if (s % cadence.checkpoint_every == 0 || at_end || stopping) checkpoint();
     if (stop_on_drift && !at_end)
       stop_together(RunError(fmt::format("stopped by --stop-on-drift at step {} (t = {}) after "
@@ -125,6 +133,12 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore* store, const Diagnostics& i
                                          "past --max-drift {:g} (--resume continues)",
                                          warning.step, warning.time, warning.drift,
                                          cadence.max_drift)));
+    if (stop_on_event) {
+      writer.drain();
+      stop_together(RunError(fmt::format("stopped at step {}: {}; a checkpoint and a snapshot "
+                                         "were written (--resume continues)",
+                                         s, events.stop->text)));
+    }
     if (observer.progress) {
       SimProgress p;
       p.steps_done = s - start_steps;
@@ -144,6 +158,7 @@ SimOutcome run_loop(Simulation<Real>& sim, RunStore* store, const Diagnostics& i
   outcome.time = sim.clock().time();
   if (store) outcome.snapshots = static_cast<std::int64_t>(store->snapshots().size());
   outcome.drift_warning = warning.raised();
+  outcome.bodies = static_cast<std::int64_t>(sim.size());
   return outcome;
 }
 

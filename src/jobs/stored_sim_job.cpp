@@ -60,10 +60,11 @@ SimJob stored_sim_job(hid_t root, const SimJob& job) {
     // Nor a tolerance: they ran at fixed steps; nor block-step options or a corrector: they
     // had none. Runs made before ias15 had a choice of criterion chose their steps by the
     // global one, and go on with it; those made before whfast kept its coordinates were in
-    // safe mode.
+    // safe mode; those made before collisions had none.
     if ((f.name == "theta" || f.name == "multipole" || f.name == "tolerance" ||
          f.name == "block-eta" || f.name == "block-length" || f.name == "corrector" ||
-         f.name == "ias15-criterion" || f.name == "whfast-safe-mode") &&
+         f.name == "ias15-criterion" || f.name == "whfast-safe-mode" ||
+         f.name == "collisions" || f.name == "collision-search" || f.name == "radius") &&
         !h5::has_attribute(root, f.name)) {
       // (The integrator is read before these: it comes first among the fields.)
       if (f.name == "whfast-safe-mode" && stored.integrator == "whfast")

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "orrery/core/error.hpp"
 #include "orrery/core/finite.hpp"
 #include "orrery/core/float128.hpp"
 
@@ -29,6 +30,11 @@ Simulation<Real>::Simulation(Particles<Real> particles, std::unique_ptr<ForceEng
       engine_(std::move(engine)),
       stepper_(std::move(stepper)),
       clock_(clock) {
+  load_bodies();
+}
+
+template <class Real>
+void Simulation<Real>::load_bodies() {
   const std::size_t n = particles_.size();
   engine_->set_bodies(particles_.mass, particles_.softening);
   ArrayDevice<Real>& device = engine_->device();
@@ -38,6 +44,7 @@ Simulation<Real>::Simulation(Particles<Real> particles, std::unique_ptr<ForceEng
   device.copy_to_device(scratch_, x_);
   to_layout(particles_.vx, particles_.vy, particles_.vz, scratch_);
   device.copy_to_device(scratch_, v_);
+  host_current_ = true;
   stepper_->set_gravity(engine_->gravitational_constant(), particles_.mass);
   stepper_->clear();
 }
@@ -132,11 +139,25 @@ void Simulation<Real>::state_changed() {
 }
 
 template <class Real>
+void Simulation<Real>::replace_particles(Particles<Real> particles) {
+  if (share_) throw RunError("the bodies of a simulation shared over ranks cannot be replaced");
+  if (retain_replaced_) {
+    retired_buffers_.push_back(std::move(x_));
+    retired_buffers_.push_back(std::move(v_));
+    retired_masses_.push_back(std::move(particles_.mass));
+  }
+  particles_ = std::move(particles);
+  load_bodies();
+}
+
+template <class Real>
 Diagnostics Simulation<Real>::diagnostics() {
   download();
   const double w = engine_->potential_energy(x_);
-  if (share_) return share_->diagnostics(particles_, w, clock_.time());
-  return diagnostics_of(particles_, w, clock_.time());
+  Diagnostics d = share_ ? share_->diagnostics(particles_, w, clock_.time())
+                         : diagnostics_of(particles_, w, clock_.time());
+  d.energy_total += energy_offset_;
+  return d;
 }
 
 template <class Real>

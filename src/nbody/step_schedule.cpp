@@ -26,7 +26,7 @@ constexpr double kRelativeSlack = 1e-12;
 }  // namespace
 
 StepSchedule StepSchedule::to(double t_end, const SimClock& clock) {
-  return {t_end, 0.0, kRelativeSlack * std::max(std::abs(t_end), clock.dt)};
+  return {t_end, 0.0, kRelativeSlack * std::max(std::abs(t_end), std::abs(clock.dt))};
 }
 
 double StepSchedule::next_target(double t) const {
@@ -39,10 +39,13 @@ double StepSchedule::next_target(double t) const {
 }
 
 StepMove next_move(const SimClock& c, const StepSchedule& s) {
-  const double target = s.next_target(c.time());
+  // Backwards (dt < 0) the same comparisons hold for the negated times.
+  const bool back = c.dt < 0;
+  const double target = back ? s.t_end : s.next_target(c.time());
   const double r = c.remaining(target);
-  if (r > c.dt + s.slack) return {c.dt, false, target};
-  if (r >= c.dt - s.slack) return {c.dt, true, target};
+  const double ahead = back ? -r : r, step = back ? -c.dt : c.dt;
+  if (ahead > step + s.slack) return {c.dt, false, target};
+  if (ahead >= step - s.slack) return {c.dt, true, target};
   return {r, true, target};
 }
 
@@ -81,7 +84,7 @@ StepMove step_on_schedule(Simulation<Real>& sim, const StepSchedule& s) {
         move.lands ? sim.step_onto(move.target, move.h) : sim.step(move.h);
     const double end = std::isfinite(s.t_end) ? std::abs(s.t_end) : 0.0;
     const double scale = std::max(end, std::abs(sim.clock().time()));
-    if (sim.clock().dt < kSmallestStep * scale)
+    if (std::abs(sim.clock().dt) < kSmallestStep * scale)
       throw RunError(fmt::format("the step size fell to {:.3g} at t = {} (below {:g} of the "
                                  "run's time scale): the integrator cannot follow the motion "
                                  "here — a close encounter (softening helps), or a tolerance "

@@ -15,6 +15,8 @@ struct Particles {
   std::vector<Real> vx, vy, vz;  // velocities
   std::vector<Real> mass;
   std::vector<Real> softening;  // per particle ε_i, or empty: the engine's global ε
+  // Physical radii for collisions (nbody/collisions.hpp), or empty: none (points).
+  std::vector<Real> radius;
   std::vector<std::uint64_t> id;
 
   std::size_t size() const { return mass.size(); }
@@ -22,6 +24,7 @@ struct Particles {
     for (auto* a : {&x, &y, &z, &vx, &vy, &vz, &mass}) a->resize(n);
     id.resize(n);
     if (!softening.empty()) softening.resize(n);
+    if (!radius.empty()) radius.resize(n);
   }
 };
 
@@ -38,6 +41,7 @@ Particles<To> convert_particles(const Particles<From>& p) {
   q.vz = conv(p.vz);
   q.mass = conv(p.mass);
   q.softening = conv(p.softening);
+  q.radius = conv(p.radius);
   q.id = p.id;
   return q;
 }

@@ -6,10 +6,11 @@
 //                drift warning if one was raised (drift_warning = [time, step, drift]),
 //                run_crc32: the CRC-32 of the bytes of its run's run.h5, binding the
 //                checkpoint to its run, ranks: the MPI ranks that wrote it (absent: one
-//                process), and
+//                process), energy_offset: the energy merges took (absent: none), and
 //                crc32: the CRC-32 (zlib) of every value above and below, in a fixed order
 //   /x, /y, ...  the state in the run's own precision (fp128 as 16 raw bytes per value): x, y, z,
-//                vx, vy, vz, mass [, softening], id
+//                vx, vy, vz, mass [, softening] [, radius], id; the number of bodies is the
+//                checkpoint's own (merges remove bodies)
 //   /stepper/arrays/<name>, /stepper/scalars/<name>   the stepper's own state, same precision
 //
 // A checkpoint is read back only when its CRC matches the values read: a damaged file (a flipped
@@ -19,7 +20,11 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <limits>
+#include <string>
+
+#include <hdf5.h>
 
 #include "orrery/core/particles.hpp"
 #include "orrery/integrate/stepper_state.hpp"
@@ -60,11 +65,20 @@ struct Checkpoint {
   // state is the whole system's in its global order whatever wrote it, so any number of ranks
   // resumes it; a resumed run says when the number changed.
   std::int64_t ranks = 0;
+  // The energy merges took out of the system (Simulation::energy_offset).
+  double energy_offset = 0.0;
 };
 
 // Writes `c` to `path` atomically (io/output_set.hpp). Throws RunError when the disk fails.
 template <class Real>
 void write_checkpoint_file(const std::filesystem::path& path, const Checkpoint<Real>& c);
+
+// The bytes of the HDF5 file write_checkpoint_file writes, named `name`, with what `more` adds
+// to its root after the checkpoint's own values (outside the CRC: a face's own description of
+// what the state is, as Python's Simulation.save writes).
+template <class Real>
+std::string encode_checkpoint(const std::string& name, const Checkpoint<Real>& c,
+                              const std::function<void(hid_t)>& more = {});
 
 // Reads and verifies the checkpoint in `path`. Throws InputError saying what is wrong when the
 // file cannot be read or its CRC does not match.

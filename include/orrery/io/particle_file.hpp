@@ -2,12 +2,13 @@
 // Particles read from a file, as initial conditions of a run (`--input FILE`).
 //
 // CSV: a header line naming the columns in any order — m (or mass), x, y, z, vx, vy, vz, and
-// optionally id (an unsigned integer) and softening (ε_i ≥ 0) — then one line per particle.
+// optionally id (an unsigned integer), softening (ε_i ≥ 0) and r (or radius: R_i ≥ 0, for
+// collisions) — then one line per particle.
 // Blank lines and lines starting with '#' are skipped. Without an id column the ids are
 // 0..N−1 in file order.
 //
-// HDF5: datasets mass [N], position [N][3], velocity [N][3], optionally id [N] (integer) and
-// softening [N], in the group given, else at the root, else in the last group (in name order)
+// HDF5: datasets mass [N], position [N][3], velocity [N][3], optionally id [N] (integer),
+// softening [N] and radius [N], in the group given, else at the root, else in the last group (in name order)
 // of /snapshots (the single-file runs of orrery before run folders; a run folder's
 // snapshot_NNNNNN.h5 holds its particles at the root). Attributes G, softening (global ε),
 // units and time of that group or of the root are used where present.

@@ -18,6 +18,7 @@
 #include "orrery/core/precision.hpp"
 #include "orrery/integrate/block_steps/block_levels.hpp"
 #include "orrery/integrate/ias15/ias15_criterion.hpp"
+#include "orrery/nbody/collisions.hpp"
 #include "orrery/nbody/diagnostics.hpp"
 #include "orrery/scenes/initial_conditions.hpp"
 
@@ -45,6 +46,17 @@ struct SimJob {
   bool whfast_safe_mode = false;
   // Block steps (leapfrog-block): η and the length L of Δt_i = (2ηL/|a_i|)^{1/2}
   // (integrate/block_steps/block_levels.hpp); L = 0: the run's softening.
+  // Collisions (nbody/collisions.hpp): what touching bodies do (kCollisionRuleNames: none,
+  // merge, bounce, stop), how contacts are searched (kCollisionSearchNames), and the radius of
+  // every body the initial conditions give none (0: none, points).
+  std::string collisions{kCollisionRuleNames[0]};
+  std::string collision_search{kCollisionSearchNames[0]};
+  double radius = 0.0;
+  // Exits (nbody/step_events.hpp): stop, after a checkpoint, when a pair comes closer than the
+  // one or a body farther from the centre of mass than the other (0: none). Not stored: each
+  // invocation gives its own, so a resumed run can go past the exit that stopped it.
+  double exit_min_distance = 0.0;
+  double exit_max_distance = 0.0;
   double block_eta = BlockStepOptions{}.eta;
   double block_length = 0.0;
   double t_end = std::numeric_limits<double>::quiet_NaN();    // NaN: the scene's
@@ -102,6 +114,8 @@ struct SimOutcome {
   bool stopped_early = false;  // by stop_after or a stop signal
   int signal = 0;              // the stop signal that stopped it, 0 if none
   bool drift_warning = false;  // the energy drift passed max_drift (now or before)
+  std::int64_t merged = 0;     // bodies merged into others in this invocation
+  std::int64_t bodies = 0;     // in the system now
   std::string backend;         // where the forces were computed ("cpu", "cuda:0", ...)
   std::string potential_method;  // how W is computed: "pairs" or "tree potentials (...)"
   std::string tree_setting;      // with --accuracy: what was chosen and measured

@@ -8,6 +8,7 @@
 
 #include "orrery/jobs/sim_job.hpp"
 #include "orrery/nbody/simulation.hpp"
+#include "orrery/nbody/step_events.hpp"
 #include "orrery/scenes/initial_conditions.hpp"
 
 namespace orrery {
@@ -39,6 +40,17 @@ SimJob resolved_simulation_choices(const SimJob& job, double softening);
 // other than direct, a method whose step is not body by body, and fewer bodies than ranks.
 // Nothing in one process.
 void check_simulation_over_ranks(const SimJob& job, std::size_t bodies);
+
+// The collisions and exits of the job (nbody/step_events.hpp), its words checked
+// (ParameterError naming the flag).
+StepEvents step_events_of(const SimJob& job);
+// Gives every body of `p` without a radius the job's --radius, and refuses collisions where no
+// body has a radius (there would be none) and --radius where the input gives radii.
+void apply_job_radii(const SimJob& job, Particles<double>& p, const std::string& source);
+// Refuses collisions and exits with a simulation whose forces are computed on `backend` other
+// than the CPU, or shared over MPI ranks: they are found on the host from the whole state after
+// every step, which is built and tested for one CPU process only.
+void check_step_events_where(const SimJob& job, const std::string& backend);
 
 // With --accuracy (job.accuracy > 0): the job with the tree's θ and multipole chosen by the error
 // they give on the start's bodies (nbody/tree_accuracy.hpp), so that a run stores and resumes

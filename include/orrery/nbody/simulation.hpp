@@ -84,11 +84,23 @@ class Simulation {
   // is refreshed when next read, and the stepper starts afresh (its own state belongs to the
   // state it last stepped: integrate/array_stepper.hpp).
   void state_changed();
+  // Takes a new state, of any number of bodies (a merge removed one, a face added or removed
+  // some): the engine takes its bodies, and the stepper starts afresh. Not while shared.
+  void replace_particles(Particles<Real> particles);
+  // From now on replace_particles() keeps the replaced state's buffers (positions, velocities,
+  // masses) alive with this Simulation, for a face that handed out views of them (Python's numpy
+  // arrays): a view then reads the state before the change, never freed memory.
+  void retain_replaced_buffers() { retain_replaced_ = true; }
+  // The energy taken out of the system by events (merges, nbody/step_events.hpp), added to the
+  // diagnostics' total energy so that it stays the conserved one (REBOUND's energy_offset).
+  double energy_offset() const { return energy_offset_; }
+  void set_energy_offset(double offset) { energy_offset_ = offset; }
   Diagnostics diagnostics();
   std::optional<NonFinite> first_nonfinite();
 
  private:
   StepReport<Real> take(double h);
+  void load_bodies();  // particles_ to the engine and the device; the stepper afresh
   void download();
   std::optional<NonFinite> local_nonfinite();  // in this process's bodies
 
@@ -101,6 +113,10 @@ class Simulation {
   SimClock clock_;
   std::unique_ptr<BodyShare<Real>> share_;
   Particles<Real> whole_;  // the gathered system, while shared
+  double energy_offset_ = 0.0;
+  bool retain_replaced_ = false;
+  std::vector<DeviceBuffer<Real>> retired_buffers_;
+  std::vector<std::vector<Real>> retired_masses_;
 };
 
 }  // namespace orrery

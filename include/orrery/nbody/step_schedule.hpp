@@ -27,7 +27,11 @@ struct StepSchedule {
 
   // The first output time after t (by more than the slack), or t_end.
   double next_target(double t) const;
-  bool finished(const SimClock& c) const { return c.remaining(t_end) <= slack; }
+  // Steps go the way of the clock's dt: a negative dt integrates backwards, to a t_end before
+  // the clock's time (without output times).
+  bool finished(const SimClock& c) const {
+    return (c.dt < 0 ? -c.remaining(t_end) : c.remaining(t_end)) <= slack;
+  }
 };
 
 struct StepMove {
