@@ -41,7 +41,8 @@ echo "== machine ($PART)"
 nvidia-smi -L
 nvidia-smi --query-gpu=name,clocks.max.sm,persistence_mode --format=csv
 echo "cores $cores"
-if [ -d .debs ]; then  # Open MPI carried as packages, where the machine has none
+if compgen -G ".debs/*openmpi*.deb" > /dev/null; then  # Open MPI carried, where the machine has none
+  # (only then: OPAL_PREFIX pointed at the unpacked toml++ alone breaks the machine's own mpirun)
   mkdir -p /tmp/debs && for f in .debs/*.deb; do dpkg -x "$f" /tmp/debs; done
   export PATH=/tmp/debs/usr/bin:$PATH
   export OPAL_PREFIX=/tmp/debs/usr
