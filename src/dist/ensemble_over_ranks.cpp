@@ -86,19 +86,7 @@ EnsembleOutcome ensemble_over_ranks(const EnsembleSetup& setup, const EnsembleRu
     TileBytesIn in(bytes, std::move(tiles), n);
     place_ensemble(in, whole);
   };
-  if (tiles_handed_out()) {
-    bool first = true;
-    const auto by_tile = hand_out_tiles(
-        n, tile, [&](ItemRange t) { return run({t}, std::exchange(first, false)); });
-    if (!writes()) return whole;
-    for (std::size_t t = 0; t < by_tile.size(); ++t)
-      place(by_tile[t], {tile_number(static_cast<std::int64_t>(t), tile, n)});
-  } else {
-    const auto parts = gather_to_root(run(interleaved_tiles(n, tile, l.rank, l.size), true));
-    if (!writes()) return whole;
-    for (int r = 0; r < l.size; ++r)
-      place(parts[static_cast<std::size_t>(r)], interleaved_tiles(n, tile, r, l.size));
-  }
+  if (!compute_and_place_tiles(n, tile, run, place)) return whole;
   whole.trajectories = n;
   whole.info.note = over_ranks_note(whole.info.note);
   return whole;
@@ -135,19 +123,7 @@ ChaosOutcome chaos_over_ranks(const ChaosSetup& setup, const EnsembleRunOptions&
     in.place_array(whole.values);
     place_ensemble(in, whole.ensemble);
   };
-  if (tiles_handed_out()) {
-    bool first = true;
-    const auto by_tile = hand_out_tiles(
-        n, tile, [&](ItemRange t) { return run({t}, std::exchange(first, false)); });
-    if (!writes()) return whole;
-    for (std::size_t t = 0; t < by_tile.size(); ++t)
-      place(by_tile[t], {tile_number(static_cast<std::int64_t>(t), tile, n)});
-  } else {
-    const auto parts = gather_to_root(run(interleaved_tiles(n, tile, l.rank, l.size), true));
-    if (!writes()) return whole;
-    for (int r = 0; r < l.size; ++r)
-      place(parts[static_cast<std::size_t>(r)], interleaved_tiles(n, tile, r, l.size));
-  }
+  if (!compute_and_place_tiles(n, tile, run, place)) return whole;
   whole.trajectories = n;
   whole.info.note = over_ranks_note(whole.info.note);
   whole.ensemble.trajectories = n;

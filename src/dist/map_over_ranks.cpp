@@ -47,36 +47,19 @@ DivergenceMap map_over_ranks(const DivergenceMapParams& params, const MapRunOpti
   const std::int64_t rows = params.height;
   const std::int64_t tile = tile_size(rows, l.size);
   DivergenceMap map;
-  if (tiles_handed_out()) {
-    bool first = true;
-    const auto by_tile = hand_out_tiles(rows, tile, [&](ItemRange t) {
-      const DivergenceCounts part =
-          compute_divergence_pixels(params, pixels_of(params, {t}), for_this_rank(options));
-      if (first) map.info = part.info, first = false;
-      TileBytesOut out;
-      put_map_part(out, part);
-      return out.bytes();
-    });
-    if (!writes()) return map;
-    for (std::size_t t = 0; t < by_tile.size(); ++t) {
-      TileBytesIn in(by_tile[t], {tile_number(static_cast<std::int64_t>(t), tile, rows)}, rows);
-      place_map_part(in, map);
-    }
-  } else {
-    const DivergenceCounts part = compute_divergence_pixels(
-        params, pixels_of(params, interleaved_tiles(rows, tile, l.rank, l.size)),
-        for_this_rank(options));
+  const auto compute = [&](const std::vector<ItemRange>& tiles, bool first) {
+    const DivergenceCounts part =
+        compute_divergence_pixels(params, pixels_of(params, tiles), for_this_rank(options));
+    if (first) map.info = part.info;
     TileBytesOut out;
     put_map_part(out, part);
-    const auto parts = gather_to_root(out.bytes());
-    map.info = part.info;
-    if (!writes()) return map;
-    for (int r = 0; r < l.size; ++r) {
-      TileBytesIn in(parts[static_cast<std::size_t>(r)], interleaved_tiles(rows, tile, r, l.size),
-                     rows);
-      place_map_part(in, map);
-    }
-  }
+    return out.bytes();
+  };
+  const auto place = [&](const std::vector<std::byte>& bytes, std::vector<ItemRange> tiles) {
+    TileBytesIn in(bytes, std::move(tiles), rows);
+    place_map_part(in, map);
+  };
+  if (!compute_and_place_tiles(rows, tile, compute, place)) return map;
   map.width = params.width;
   map.height = params.height;
   map.info.wall_seconds = seconds_since(t0);

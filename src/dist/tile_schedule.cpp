@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -135,6 +136,28 @@ std::vector<std::vector<std::byte>> hand_out_tiles(
     }
   }
   return by_tile;
+}
+
+bool compute_and_place_tiles(
+    std::int64_t total, std::int64_t tile,
+    const std::function<std::vector<std::byte>(const std::vector<ItemRange>&, bool first)>&
+        compute,
+    const std::function<void(const std::vector<std::byte>&, std::vector<ItemRange>)>& place) {
+  const RankLayout& l = layout();
+  if (tiles_handed_out()) {
+    bool first = true;
+    const auto by_tile = hand_out_tiles(
+        total, tile, [&](ItemRange t) { return compute({t}, std::exchange(first, false)); });
+    if (!writes()) return false;
+    for (std::size_t t = 0; t < by_tile.size(); ++t)
+      place(by_tile[t], {tile_number(static_cast<std::int64_t>(t), tile, total)});
+    return true;
+  }
+  const auto parts = gather_to_root(compute(interleaved_tiles(total, tile, l.rank, l.size), true));
+  if (!writes()) return false;
+  for (int r = 0; r < l.size; ++r)
+    place(parts[static_cast<std::size_t>(r)], interleaved_tiles(total, tile, r, l.size));
+  return true;
 }
 
 }  // namespace orrery::dist

@@ -38,4 +38,16 @@ inline ItemRange tile_number(std::int64_t t, std::int64_t tile, std::int64_t tot
   return {t * tile, std::min(total, (t + 1) * tile)};
 }
 
+// Collective. Every rank computes its tiles of `tile` items of [0, total) with `compute`: one
+// tile a call as rank 0 hands them out where tiles_handed_out(), else its interleaved share in
+// one call. `compute` is told whether the call is the rank's first (whose run information the
+// job keeps) and returns the results as bytes (TileBytesOut of the tiles it was given). On the
+// rank that writes, `place` then gets each result's bytes with the tiles they hold, in tile
+// order or in rank order. Returns whether this rank placed them.
+bool compute_and_place_tiles(
+    std::int64_t total, std::int64_t tile,
+    const std::function<std::vector<std::byte>(const std::vector<ItemRange>&, bool first)>&
+        compute,
+    const std::function<void(const std::vector<std::byte>&, std::vector<ItemRange>)>& place);
+
 }  // namespace orrery::dist
