@@ -188,25 +188,9 @@ TEST(MpiTreeCli, RunsOverRanksRerunTheSameBitsAndResumeUnderOtherRankCounts) {
 
   // Under 2 ranks in the background, every rank killed from the fifth checkpoint on.
   fs::create_directories(dir / "killed");
-  std::string line = "cd '" + (dir / "killed").string() + "' && " + test::mpirun(2) +
-                     " '" ORRERY_CLI_PATH "'";
-  for (const auto& a : tree_run("1", "run")) line += " '" + a + "'";
-  line += " > out.txt 2> err.txt &";
-  ASSERT_EQ(std::system(line.c_str()), 0);
-  const auto until = std::chrono::steady_clock::now() + std::chrono::minutes(3);
-  const auto newest_checkpoint = [&] {
-    if (!fs::exists(dir / "killed" / "run")) return std::int64_t{-1};
-    const auto kept = run_checkpoints(dir / "killed" / "run");
-    return kept.empty() ? std::int64_t{-1} : kept.back();
-  };
-  while (newest_checkpoint() < 25 && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  const auto ranks = test::orrery_processes_in(dir / "killed");
-  for (const pid_t pid : ranks) ::kill(pid, SIGKILL);
-  ASSERT_EQ(ranks.size(), 2u) << "the run ended before the kill (or never started): "
-                              << test::read_text(dir / "killed" / "err.txt");
-  for (const pid_t pid : ranks)
-    while (!test::ended_or_zombie(pid)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(test::kill_every_rank_at_checkpoint(dir / "killed", 2, tree_run("1", "run"), 25), 2u)
+      << "the run ended before the kill (or never started): "
+      << test::read_text(dir / "killed" / "err.txt");
   ASSERT_FALSE(fs::exists(dir / "killed" / "run" / "snapshot_000020.h5")) << "not killed";
 
   const auto whole = test::run_outputs(dir / "two" / "run");

@@ -3,14 +3,19 @@
 // cannot run here where they cannot.
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
+#include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "orrery/io/run_store.hpp"
 #include "run_cli.hpp"
 
 namespace orrery::test {
@@ -64,6 +69,33 @@ inline bool ended_or_zombie(pid_t pid) {
   if (!std::getline(stat, text)) return true;
   const auto close = text.rfind(')');
   return close == std::string::npos || text.compare(close + 2, 1, "Z") == 0;
+}
+
+// Starts the program with `args` under `ranks` ranks in the background in `folder` (its output
+// in out.txt and err.txt there), waits until the run in folder/run has kept a checkpoint at
+// step `checkpoint` or later (three minutes at most), then kills every rank at once with SIGKILL
+// (a host lost: no rank gets to say anything) and waits until each is gone. Returns how many
+// ranks it killed: fewer than `ranks` means the run ended before the kill, or never started.
+inline std::size_t kill_every_rank_at_checkpoint(const std::filesystem::path& folder, int ranks,
+                                                 const std::vector<std::string>& args,
+                                                 std::int64_t checkpoint) {
+  std::string line = "cd '" + folder.string() + "' && " + mpirun(ranks) + " '" ORRERY_CLI_PATH "'";
+  for (const auto& a : args) line += " '" + a + "'";
+  line += " > out.txt 2> err.txt &";
+  if (std::system(line.c_str()) != 0) return 0;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::minutes(3);
+  const auto newest_checkpoint = [&] {
+    if (!std::filesystem::exists(folder / "run")) return std::int64_t{-1};
+    const auto kept = run_checkpoints(folder / "run");
+    return kept.empty() ? std::int64_t{-1} : kept.back();
+  };
+  while (newest_checkpoint() < checkpoint && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  const auto found = orrery_processes_in(folder);
+  for (const pid_t pid : found) ::kill(pid, SIGKILL);
+  for (const pid_t pid : found)
+    while (!ended_or_zombie(pid)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return found.size();
 }
 
 }  // namespace orrery::test
