@@ -11,22 +11,12 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clocks.h"
 #include "rebound.h"
 extern const char* reb_version_str;
 extern const char* reb_githash_str;
 #include "integrator_ias15.h"
 
-// Wall time, and the process's CPU time (what a loaded machine leaves comparable).
-static double seconds_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static double cpu_seconds_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int main(int argc, char* argv[]) {
   if (argc != 2) {
@@ -55,7 +45,7 @@ int main(int argc, char* argv[]) {
          "\"adaptive_mode\": %d, \"steps\": %llu, \"t\": %.17g, \"energy_error\": %.3e, "
          "\"seconds_in_process\": %.6f, \"cpu_seconds_in_process\": %.6f}\n",
          reb_version_str, reb_githash_str, mode, (unsigned long long)r->steps_done, r->t, de,
-         seconds);
+         seconds, cpu_seconds);
   reb_simulation_free(r);
   return 0;
 }

@@ -13,22 +13,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "clocks.h"
 #include "rebound.h"
 extern const char* reb_version_str;
 extern const char* reb_githash_str;
 #include "integrator_whfast.h"
 
-// Wall time, and the process's CPU time (what a loaded machine leaves comparable).
-static double seconds_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static double cpu_seconds_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int main(int argc, char* argv[]) {
   struct reb_simulation* r = reb_simulation_create();

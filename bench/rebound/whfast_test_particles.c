@@ -15,19 +15,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "clocks.h"
 #include "rebound.h"
 #include "integrator_whfast.h"
 
-static double seconds_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static double cpu_seconds_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 // A uniform number in [0, 1) from a 64-bit linear congruential sequence (Knuth's MMIX constants).
 static unsigned long long state = 12345;
